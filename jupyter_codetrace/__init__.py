@@ -1,0 +1,18 @@
+"""jupyter_codetrace: code navigation for Jupyter — definitions, references, call trees, paths.
+
+>>> from jupyter_codetrace import Project
+>>> project = Project("fixtures/python_app")                    # doctest: +SKIP
+>>> project.find_definition("Client", "app/main.py", 3)         # doctest: +SKIP
+"""
+
+from .errors import CodetraceError, InvalidRequest
+from .index.indexer import IndexStats
+from .project import Project
+from .results import DefinitionResult, ReferencesResult, SymbolsResult
+
+__all__ = [
+    "Project", "InvalidRequest", "CodetraceError", "IndexStats",
+    "DefinitionResult", "ReferencesResult", "SymbolsResult", "__version__",
+]
+
+__version__ = "0.1.0"

@@ -1,0 +1,159 @@
+"""Per-file facts: what extraction learns from one file, with no knowledge of any other file.
+
+All positions are 1-based lines and code-point columns; ``*_byte`` fields are byte offsets
+used only to relate facts of the same file (scopes, spans). Expression tokens relate an
+expression to the facts that head it: ``("r", i)`` reference *i*, ``("c", i)`` a call of
+reference *i*, ``("n", i)`` a ``new`` of reference *i*, ``("b",)`` a literal of a built-in type,
+``None`` unknown.
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+from typing import Optional
+
+__all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token"]
+
+Token = Optional[tuple]
+
+
+@dataclass(slots=True)
+class Definition:
+    name: str
+    kind: str
+    line: int
+    column: int
+    end_line: int
+    end_column: int
+    start_line: int
+    start_byte: int
+    end_byte: int
+    name_byte: int
+    scope: int = 0              # scope it binds in (-1: a member of `container`, e.g. self.x)
+    own_scope: int = -1         # scope it opens
+    container: int = -1         # index of the enclosing definition
+    signature: str = ""
+    returns: str | None = None
+    returns_span: tuple[int, int] | None = None
+    generics: str | None = None
+    modifiers: tuple[str, ...] = ()
+    decorators: tuple[str, ...] = ()
+    doc: str | None = None
+    exported: bool = False
+    declaration: bool = False
+    type: str | None = None
+    type_span: tuple[int, int] | None = None
+    default: str | None = None
+    value: Token = None
+    extends: tuple[Token, ...] = ()
+    implements: tuple[Token, ...] = ()
+
+
+@dataclass(slots=True)
+class Reference:
+    name: str
+    line: int
+    column: int
+    start_byte: int
+    usage: str = "read"         # call | read | write | type-ref (import references come from Import)
+    scope: int = 0
+    container: int = -1         # innermost enclosing definition
+    receiver: Token | bool = False   # False: a plain name; else the receiver expression's token
+    expr_start: int = -1        # the member expression's span (plain names: the name's)
+    expr_end: int = -1
+    new: bool = False           # called with `new`
+
+
+@dataclass(slots=True)
+class Import:
+    module: str
+    kind: str                   # module | dotted | named | namespace | default | star | side-effect
+    name: str | None            # the imported name (named imports)
+    local: str | None           # the name bound here (None for star / side-effect)
+    line: int
+    column: int                 # of the local name (or the statement)
+    start_byte: int
+    scope: int = 0
+    name_line: int = 0          # where the imported name is written (for `usage: import` references)
+    name_column: int = 0
+    statement: str = ""
+
+
+@dataclass(slots=True)
+class Export:
+    kind: str                   # named | star | namespace | default
+    name: str | None            # local (or source-module) name
+    exported_as: str | None
+    module: str | None          # re-exported from, or None for a local export
+    line: int
+    column: int
+    start_byte: int
+    value: Token = None         # `export default EXPR`
+    statement: str = ""
+
+
+@dataclass(slots=True)
+class Scope:
+    kind: str                   # module | block | function | class
+    start_byte: int
+    end_byte: int
+    parent: int
+    owner: int = -1             # the definition that opens it
+    globals: tuple[str, ...] = ()
+    nonlocals: tuple[str, ...] = ()
+
+
+@dataclass(slots=True)
+class FileFacts:
+    path: str
+    language: str
+    definitions: list[Definition] = field(default_factory=list)
+    references: list[Reference] = field(default_factory=list)
+    imports: list[Import] = field(default_factory=list)
+    exports: list[Export] = field(default_factory=list)
+    scopes: list[Scope] = field(default_factory=list)
+    all_names: tuple[str, ...] | None = None
+    line_count: int = 0
+    has_errors: bool = False
+    warnings: tuple[str, ...] = ()
+    notebook_cells: tuple | None = None   # ((cell, first_line, line_count), ...) for .ipynb
+
+    # ---- compact storage: rows of plain tuples (pickles small and fast) -------------------
+    def to_rows(self) -> tuple:
+        return (
+            self.path, self.language,
+            [_row(d) for d in self.definitions], [_row(r) for r in self.references],
+            [_row(i) for i in self.imports], [_row(e) for e in self.exports],
+            [_row(s) for s in self.scopes],
+            self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
+        )
+
+    @classmethod
+    def from_rows(cls, rows: tuple) -> "FileFacts":
+        (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
+         warnings, cells) = rows
+        return cls(
+            path, language,
+            [Definition(*r) for r in defs], [Reference(*r) for r in refs],
+            [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
+            all_names, line_count, has_errors, warnings, cells,
+        )
+
+    def names(self) -> tuple[set[str], set[str]]:
+        """(names defined here, names referenced or imported here): the cross-file name index."""
+        defined = {d.name for d in self.definitions if d.kind != "parameter"}
+        used = {r.name for r in self.references}
+        for imp in self.imports:
+            if imp.name:
+                used.add(imp.name)
+            if imp.local:
+                used.add(imp.local)
+        for exp in self.exports:
+            for n in (exp.name, exp.exported_as):
+                if n:
+                    used.add(n)
+        return defined, used
+
+
+def _row(obj) -> tuple:
+    return tuple([getattr(obj, name) for name in obj.__slots__])

@@ -1,0 +1,221 @@
+"""Walk the project root and list the source files to index; read one file's source.
+
+:func:`discover` is the first stage of the data flow (root -> discover -> parsing -> ...). It
+runs before every query (the contract's freshness rule), so it has to be cheap: one
+``os.scandir`` per folder, ignored folders pruned before descending, one ``stat`` per
+candidate file and none for the rest. The file's content is not touched here; binary and
+encoding checks happen in :func:`read_source`, which the indexer calls only for files whose
+``(size, mtime_ns)`` changed.
+
+Symlinks are never followed. A link whose target is inside the root is not listed (the walk
+reaches the target under its real path, and ``Workspace.relative`` maps the link's path to
+that same real path); a link leading outside the root is reported as skipped.
+"""
+
+from __future__ import annotations
+
+import codecs
+import os
+from dataclasses import dataclass
+from operator import attrgetter
+from typing import Callable
+
+from ..workspace import VENDORED_DIRS, Workspace
+
+__all__ = ["SourceFile", "SkippedFile", "BinaryFile", "discover", "read_source",
+           "BINARY_SNIFF_BYTES", "INVALID_UTF8_WARNING"]
+
+#: How much of a file is searched for a NUL byte. Git's own heuristic (``buffer_is_binary``)
+#: looks at the first 8000 bytes; text source files never contain NUL.
+BINARY_SNIFF_BYTES = 8192
+
+#: The warning :func:`read_source` returns for a file that is not valid UTF-8.
+INVALID_UTF8_WARNING = "invalid UTF-8 decoded with replacement characters"
+
+# Open without following a final symlink: discover never lists a link, so a link appearing in
+# its place later (a race, or a caller passing a link's path) must not read a file elsewhere.
+_OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+
+@dataclass(frozen=True)
+class SourceFile:
+    """A file to index: root-relative POSIX ``path``, its ``language`` name, and the
+    ``size``/``mtime_ns`` pair the indexer compares to decide whether to re-read it."""
+
+    path: str
+    language: str
+    size: int
+    mtime_ns: int
+
+
+@dataclass(frozen=True)
+class SkippedFile:
+    """A file (or linked folder) that would have been indexed but was not, and why.
+
+    ``reason`` is ``"too_large"`` (over ``Workspace.max_file_size``), ``"binary"``,
+    ``"unreadable"`` (permission error, broken link) or ``"outside_root"`` (a symlink whose
+    target is outside the root).
+    """
+
+    path: str
+    reason: str
+
+
+_new_object = object.__new__
+
+
+def _source_file(path: str, language: str, size: int, mtime_ns: int) -> SourceFile:
+    """``SourceFile(path, language, size, mtime_ns)``, built twice as fast.
+
+    A frozen dataclass's ``__init__`` goes through ``object.__setattr__`` once per field; filling
+    the instance ``__dict__`` directly gives an equal object (freezing only guards
+    ``__setattr__``). Measured on 7,000 files: 70 ms -> 63 ms per ``discover`` on the 2-core
+    reference VM, where object creation was the largest cost after ``stat``. A test checks the
+    result equals the regular constructor's.
+    """
+    obj = _new_object(SourceFile)
+    fields = obj.__dict__
+    fields["path"] = path
+    fields["language"] = language
+    fields["size"] = size
+    fields["mtime_ns"] = mtime_ns
+    return obj
+
+
+class BinaryFile(Exception):
+    """Raised by :func:`read_source` for a file with a NUL byte in its first 8 KiB; the indexer
+    records it as ``SkippedFile(path, "binary")``."""
+
+    def __init__(self, path: str):
+        super().__init__(f"{path}: binary file (NUL byte in the first {BINARY_SNIFF_BYTES} bytes)")
+        self.path = path
+
+
+def discover(workspace: Workspace,
+             language_for_path: Callable[[str], str | None],
+             ) -> tuple[list[SourceFile], list[SkippedFile]]:
+    """List the root's indexable files, sorted by path, and the ones skipped.
+
+    ``language_for_path`` maps a root-relative POSIX path to a language name, or None for a
+    file no language claims: such files are neither listed nor reported as skipped. Ignored
+    paths (``Workspace.is_ignored``) are left out silently too; the ignore files are re-read
+    first if they changed.
+    """
+    workspace.refresh_ignores()
+    spec = workspace.ignore_spec
+    # Bound methods and constants in locals: this loop runs once per directory entry.
+    match = spec.match_file if spec is not None else None
+    vendored = VENDORED_DIRS
+    max_size = workspace.max_file_size
+    root = str(workspace.root)
+    root_prefix = root.rstrip(os.sep) + os.sep
+
+    files: list[SourceFile] = []
+    skipped: list[SkippedFile] = []
+    stack: list[tuple[str, str]] = [(root, "")]
+    while stack:
+        dir_path, prefix = stack.pop()
+        try:
+            entries = os.scandir(dir_path)
+        except OSError:
+            if not prefix:
+                raise  # the root itself is unreadable: nothing sensible to answer
+            skipped.append(SkippedFile(prefix[:-1], "unreadable"))
+            continue
+        with entries:
+            for entry in entries:
+                name = entry.name
+                rel = prefix + name
+                try:
+                    # d_type from readdir answers these without a syscall on most systems.
+                    # Regular files first: they are the bulk of the entries.
+                    if not entry.is_file(follow_symlinks=False):
+                        if entry.is_dir(follow_symlinks=False):
+                            if name not in vendored and (match is None or not match(rel + "/")):
+                                stack.append((entry.path, rel + "/"))
+                        elif entry.is_symlink():
+                            link = _skipped_symlink(entry.path, rel, root, root_prefix, match,
+                                                    language_for_path)
+                            if link is not None:
+                                skipped.append(link)
+                        # Anything else (socket, FIFO, device) is never source.
+                        continue
+                except OSError:
+                    skipped.append(SkippedFile(rel, "unreadable"))
+                    continue
+
+                language = language_for_path(rel)
+                if language is None:
+                    continue
+                if match is not None and match(rel):
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except FileNotFoundError:
+                    continue  # deleted since readdir: it simply is not there any more
+                except OSError:
+                    skipped.append(SkippedFile(rel, "unreadable"))
+                    continue
+                if st.st_size > max_size:
+                    skipped.append(SkippedFile(rel, "too_large"))
+                    continue
+                files.append(_source_file(rel, language, st.st_size, st.st_mtime_ns))
+
+    by_path = attrgetter("path")
+    files.sort(key=by_path)
+    skipped.sort(key=by_path)
+    return files, skipped
+
+
+def _skipped_symlink(path: str, rel: str, root: str, root_prefix: str, match,
+                     language_for_path: Callable[[str], str | None]) -> SkippedFile | None:
+    """What to report for a symlink found in the walk (links are rare; this is off the hot path).
+
+    None when the link is ignored, leads inside the root (its target is walked anyway), or is a
+    file link no language claims.
+    """
+    target = os.path.realpath(path)
+    is_dir = os.path.isdir(target)
+    if is_dir:
+        if os.path.basename(rel) in VENDORED_DIRS or (match is not None and match(rel + "/")):
+            return None
+    else:
+        if language_for_path(rel) is None or (match is not None and match(rel)):
+            return None
+    if target == root or target.startswith(root_prefix):
+        return None
+    if not os.path.exists(target):
+        # A dangling link: where it would lead does not matter, it cannot be read.
+        return SkippedFile(rel, "unreadable")
+    return SkippedFile(rel, "outside_root")
+
+
+def read_source(workspace: Workspace, rel: str) -> tuple[bytes, list[str]]:
+    """The file's content as valid UTF-8 bytes, and warnings about it.
+
+    Raises :class:`BinaryFile` when a NUL byte occurs in the first 8 KiB, and ``OSError`` when
+    the file cannot be read (including when ``rel`` is a symlink, which is never followed).
+
+    Invalid UTF-8 is decoded with replacement characters and re-encoded, with the warning
+    :data:`INVALID_UTF8_WARNING`; positions are then computed on the returned bytes, so they
+    stay consistent with each other.
+
+    A leading UTF-8 byte order mark is stripped. This keeps positions consistent with what an
+    editor shows: the BOM is invisible there, so keeping it would shift every column of line 1
+    by one code point (and every byte offset by 3). Line numbers are unaffected.
+    """
+    path = workspace.absolute(rel)
+    fd = os.open(path, _OPEN_FLAGS)
+    with open(fd, "rb") as fh:
+        data = fh.read()
+    if b"\x00" in data[:BINARY_SNIFF_BYTES]:
+        raise BinaryFile(rel)
+    warnings: list[str] = []
+    if data.startswith(codecs.BOM_UTF8):
+        data = data[len(codecs.BOM_UTF8):]
+    try:
+        data.decode("utf-8")
+    except UnicodeDecodeError:
+        data = data.decode("utf-8", errors="replace").encode("utf-8")
+        warnings.append(INVALID_UTF8_WARNING)
+    return data, warnings

@@ -1,0 +1,581 @@
+"""Run a language's ``.scm`` over one file and turn the matches into ``FileFacts``.
+
+Pure and per-file: it never reads another file, so it caches by content hash and runs in
+worker processes. It reads capture names only (see ``languages/captures.py``), never grammar
+node types.
+"""
+
+from __future__ import annotations
+
+import ast
+import inspect
+import re
+from bisect import bisect_right
+from functools import lru_cache
+
+from ..facts import Definition, Export, FileFacts, Import, Reference, Scope
+from ..languages.captures import DEFINITION_KINDS, definition_capture
+from ..languages.spec import LanguageSpec
+from ..positions import LineMap
+from .parsing import parse, pattern_captures, run_query
+
+__all__ = ["extract_file"]
+
+_DEFINITION_KEYS = {definition_capture(kind): kind for kind in DEFINITION_KINDS}
+_SCOPE_KEYS = {"scope": "block", "scope.function": "function", "scope.class": "class"}
+_OWNED_KEYS = ("doc", "decorator", "modifier")
+_CALLABLE_KINDS = {"function", "method", "constructor"}
+_SCOPE_OWNER_KINDS = _CALLABLE_KINDS | {"class", "interface", "struct", "trait", "impl", "enum",
+                                        "module", "namespace", "type"}
+_MEMBER_OWNER_KINDS = {"class", "interface", "struct", "trait", "enum", "namespace", "module", "impl"}
+_PROPERTY_DECORATORS = {"property", "cached_property", "functools.cached_property"}
+_WHITESPACE = re.compile(r"\s+")
+_SIGNATURE_LIMIT = 400
+
+
+def extract_file(path: str, source: bytes, spec: LanguageSpec) -> FileFacts:
+    """Facts of one file. A syntax error gives partial facts and ``has_errors``, never an exception."""
+    tree = parse(spec, source)
+    return _Extraction(path, source, spec, tree.root_node).run()
+
+
+class _Extraction:
+    def __init__(self, path: str, source: bytes, spec: LanguageSpec, root):
+        self.path, self.source, self.spec, self.root = path, source, spec, root
+        self.lines = LineMap(source)
+        self.facts = FileFacts(path=path, language=spec.name)
+        self.facts.line_count = source.count(b"\n") + (0 if source.endswith(b"\n") or not source else 1)
+        self.facts.has_errors = root.has_error
+
+    # ------------------------------------------------------------------ helpers
+    def text(self, node) -> str:
+        return self.source[node.start_byte : node.end_byte].decode("utf-8", "replace")
+
+    def point(self, node) -> tuple[int, int]:
+        row, col = node.start_point
+        return row + 1, self.lines.column(row, col)
+
+    def end_point(self, node) -> tuple[int, int]:
+        row, col = node.end_point
+        return row + 1, self.lines.column(row, col)
+
+    # ------------------------------------------------------------------ main
+    def run(self) -> FileFacts:
+        definitions: dict[tuple[int, int], dict] = {}
+        owned: dict[str, dict[tuple[int, int], list]] = {k: {} for k in _OWNED_KEYS}
+        exported_owners: set[tuple[int, int]] = set()
+        scopes: dict[tuple[int, int], str] = {}
+        declared: list[tuple[str, str, int]] = []
+        references: dict[tuple[int, int], list] = {}
+        writes: set[tuple[int, int]] = set()
+        type_refs: set[tuple[int, int]] = set()
+        ignored: set[tuple[int, int]] = set()
+        type_regions: list[tuple[int, int]] = []
+        calls: list[tuple] = []
+        imports: list[dict] = []
+        exports: list[dict] = []
+        excluded: list[tuple[int, int]] = []      # import statements: their identifiers are not references
+        excluded_spans: set[tuple[int, int]] = set()
+        comments: list = []
+        all_names: list[str] | None = None
+
+        plan = _plan(self.spec)
+        for pattern, caps in run_query(self.spec, self.root):
+            category, detail = plan[pattern]
+            if category == "reference":
+                name = caps["reference"][0]
+                span = (name.start_byte, name.end_byte)
+                if span not in references:
+                    references[span] = [name, None, None, False]
+            elif category == "member":
+                name = caps["reference"][0]
+                receiver = caps.get("receiver") or caps.get("receiver.builtin")
+                references[(name.start_byte, name.end_byte)] = [
+                    name, receiver[0] if receiver else None,
+                    caps["reference.expression"][0] if "reference.expression" in caps else None,
+                    "receiver.builtin" in caps,
+                ]
+            elif category == "definition":
+                self._collect_definition(definitions, detail, caps)
+            elif category == "call":
+                calls.append((caps["call"][0], caps["call.callee"][0], "call.new" in caps))
+            elif category == "mark":
+                target = {"reference.write": writes, "reference.type": type_refs, "ignore": ignored}[detail]
+                for node in caps[detail]:
+                    span = (node.start_byte, node.end_byte)
+                    target.add(span)
+                    if detail != "ignore" and span not in references:
+                        references[span] = [node, None, None, False]
+            elif category == "scope":
+                for node in caps[detail]:
+                    span = (node.start_byte, node.end_byte)
+                    # The strongest kind wins when patterns overlap (a function is also a block).
+                    if scopes.get(span) not in ("function", "class"):
+                        scopes[span] = _SCOPE_KEYS[detail]
+            elif category == "region":
+                for node in caps["type.region"]:
+                    type_regions.append((node.start_byte, node.end_byte))
+            elif category == "comment":
+                comments.extend(caps["comment"])
+            elif category == "import":
+                imports.append(caps)
+                node = caps["import"][0]
+                excluded.append((node.start_byte, node.end_byte))
+            elif category == "export.all":
+                all_names = (all_names or []) + [self.text(n) for n in caps.get("export.name", ())]
+                for n in caps.get("export.name", ()):
+                    excluded_spans.add((n.start_byte, n.end_byte))
+            elif category == "export":
+                exports.append(caps)
+                for key in ("export.name", "export.alias", "export.namespace"):
+                    for n in caps.get(key, ()):
+                        excluded_spans.add((n.start_byte, n.end_byte))
+            elif category == "owned":
+                for key in _OWNED_KEYS:
+                    if key in caps and f"{key}.owner" in caps:
+                        owner = caps[f"{key}.owner"][0]
+                        owned[key].setdefault((owner.start_byte, owner.end_byte), []).extend(caps[key])
+                for owner in caps.get("exported.owner", ()):
+                    exported_owners.add((owner.start_byte, owner.end_byte))
+            elif category == "declare":
+                for node in caps[detail]:
+                    declared.append((detail.split(".")[1], self.text(node), node.start_byte))
+                    excluded_spans.add((node.start_byte, node.end_byte))
+
+        self._build_scopes(scopes, declared)
+        defs = self._build_definitions(definitions, owned, exported_owners, comments)
+        name_spans = {(d.name_byte, d.name_byte + len(d.name.encode())) for d in defs}
+        excluded.sort()
+        excluded_starts = [s for s, _ in excluded]
+        expr_map: dict[tuple[int, int], int] = {}
+        refs: list[Reference] = []
+        pending: list[tuple[Reference, object, bool]] = []
+        type_regions = _merge(type_regions)
+        region_starts = [s for s, _ in type_regions]
+        for span in sorted(references):
+            if span in name_spans or span in ignored or span in excluded_spans:
+                continue
+            i = bisect_right(excluded_starts, span[0]) - 1
+            if i >= 0 and excluded[i][0] <= span[0] < excluded[i][1]:
+                continue
+            name, receiver, expression, builtin = references[span]
+            line, column = self.point(name)
+            usage = "read"
+            if span in writes:
+                usage = "write"
+            elif span in type_refs or _inside(type_regions, region_starts, span[0]):
+                usage = "type-ref"
+            ref = Reference(self.text(name), line, column, span[0], usage)
+            ref.scope = self._innermost_scope(span[0])
+            ref.container = self._container_of(ref.scope)
+            expr = expression if expression is not None else name
+            ref.expr_start, ref.expr_end = expr.start_byte, expr.end_byte
+            expr_map[(expr.start_byte, expr.end_byte)] = len(refs)
+            refs.append(ref)
+            if receiver is not None:
+                pending.append((ref, receiver, builtin))
+        self.facts.references = refs
+
+        call_map: dict[tuple[int, int], tuple] = {}
+        for call, callee, is_new in calls:
+            index = expr_map.get((callee.start_byte, callee.end_byte))
+            if index is None:
+                continue
+            ref = refs[index]
+            if ref.usage == "read":
+                ref.usage = "call"
+            ref.new = ref.new or is_new
+            call_map[(call.start_byte, call.end_byte)] = ("n" if is_new else "c", index)
+        self._expr_map, self._call_map = expr_map, call_map
+        for ref, receiver, builtin in pending:
+            ref.receiver = ("b",) if builtin else self._token(receiver)
+        for d, raw in zip(defs, self._raw_definitions):
+            if raw.get("value") is not None:
+                d.value = self._token(raw["value"])
+            d.extends = tuple(self._token(n) for n in raw.get("extends", ()))
+            d.implements = tuple(self._token(n) for n in raw.get("implements", ()))
+        self.facts.imports = [imp for caps in imports if (imp := self._import(caps))]
+        self.facts.exports = [exp for caps in exports if (exp := self._export(caps, defs))]
+        if all_names is not None:
+            self.facts.all_names = tuple(all_names)
+        self._mark_exported(defs)
+        return self.facts
+
+    # ------------------------------------------------------------------ definitions
+    def _collect_definition(self, definitions: dict, kind: str, caps: dict) -> None:
+        names = caps.get("name")
+        if not names:
+            return
+        name = names[0]
+        key = (name.start_byte, name.end_byte)
+        raw = definitions.get(key)
+        if raw is None:
+            raw = definitions[key] = {"kind": kind, "name": name, "node": caps[definition_capture(kind)][0]}
+        for cap, field in (("definition.params", "params"), ("definition.returns", "returns"),
+                           ("definition.generics", "generics"), ("definition.body", "body"),
+                           ("definition.type", "type"), ("definition.default", "default"),
+                           ("definition.value", "value"), ("definition.receiver", "receiver")):
+            if cap in caps and raw.get(field) is None:
+                raw[field] = caps[cap][0]
+        for cap, field in (("definition.extends", "extends"), ("definition.implements", "implements")):
+            for node in caps.get(cap, ()):
+                seen = raw.setdefault(field, [])
+                if all(n.start_byte != node.start_byte for n in seen):
+                    seen.append(node)
+        if "declaration" in caps:
+            raw["declaration"] = True
+        if "hoist" in caps:
+            raw["hoist"] = True
+
+    def _build_definitions(self, raws: dict, owned: dict, exported_owners: set, comments: list) -> list[Definition]:
+        spec = self.spec
+        defs: list[Definition] = []
+        kept_raw: list[dict] = []
+        declaration_file = any(self.path.endswith(s) for s in spec.declaration_suffixes)
+        ordered = sorted(raws.values(), key=lambda r: (r["node"].start_byte, -r["node"].end_byte, r["name"].start_byte))
+        for raw in ordered:
+            node, name = raw["node"], raw["name"]
+            line, column = self.point(name)
+            end_line, end_column = self.end_point(node)
+            d = Definition(
+                name=self.text(name), kind=raw["kind"], line=line, column=column,
+                end_line=end_line, end_column=end_column, start_line=node.start_point[0] + 1,
+                start_byte=node.start_byte, end_byte=node.end_byte, name_byte=name.start_byte,
+            )
+            span = (node.start_byte, node.end_byte)
+            d.declaration = bool(raw.get("declaration")) or declaration_file
+            if raw.get("type") is not None:
+                d.type = self.text(raw["type"]).lstrip(":").strip()
+                d.type_span = (raw["type"].start_byte, raw["type"].end_byte)
+            if raw.get("returns") is not None:
+                d.returns = _collapse(self.text(raw["returns"]).lstrip(":").strip())
+                d.returns_span = (raw["returns"].start_byte, raw["returns"].end_byte)
+            if raw.get("generics") is not None:
+                d.generics = _collapse(self.text(raw["generics"]))
+            if raw.get("default") is not None:
+                d.default = _collapse(self.text(raw["default"]))[:_SIGNATURE_LIMIT]
+            d.signature = self._signature(raw, d)
+            d.modifiers = tuple(dict.fromkeys(self.text(n) for n in owned["modifier"].get(span, ())))
+            d.decorators = tuple(self.text(n).lstrip("@").strip() for n in owned["decorator"].get(span, ()))
+            if any(dec.split("(")[0].rsplit(".", 1)[-1] == "overload" for dec in d.decorators):
+                d.declaration = True  # typing.overload: a signature only
+            docs = owned["doc"].get(span)
+            if docs:
+                d.doc = _clean_docstring(self.text(docs[0]))
+            d.exported = span in exported_owners
+            # Binding scope: the innermost scope strictly around the definition's node.
+            scope = self._innermost_scope(node.start_byte)
+            while scope > 0 and (self.facts.scopes[scope].start_byte, self.facts.scopes[scope].end_byte) == span:
+                self.facts.scopes[scope].owner = len(defs)
+                d.own_scope = scope
+                scope = self.facts.scopes[scope].parent
+            if raw.get("hoist"):
+                while scope > 0 and self.facts.scopes[scope].kind != "function":
+                    scope = self.facts.scopes[scope].parent
+            d.scope = scope
+            scope_fact = self.facts.scopes[scope]
+            if d.name in scope_fact.globals:
+                d.scope = 0
+            elif d.name in scope_fact.nonlocals:
+                continue  # an assignment to an outer binding, not a new one
+            d.container = self._container_of(d.scope)
+            if raw.get("receiver") is not None:
+                if not self._attach_to_instance(d, self.text(raw["receiver"]), defs):
+                    continue
+            elif self.facts.scopes[d.scope].kind == "class":
+                if d.kind == "function":
+                    d.kind = "constructor" if d.name in spec.constructor_names else "method"
+                elif d.kind == "variable":
+                    d.kind = "field"
+            if d.kind in _CALLABLE_KINDS and any(dec.split("(")[0] in _PROPERTY_DECORATORS for dec in d.decorators):
+                d.kind = "property"
+            defs.append(d)
+            kept_raw.append(raw)
+        self._link_own_scopes(defs)
+        if spec.doc_comment_prefixes and comments:
+            self._attach_doc_comments(defs, comments)
+        self._raw_definitions = kept_raw
+        self.facts.definitions = defs
+        return defs
+
+    def _attach_to_instance(self, d: Definition, receiver: str, defs: list[Definition]) -> bool:
+        """`self.x = …` / `this.x = …` inside a method: a member of the method's class."""
+        if receiver not in self.spec.self_names and receiver not in self.spec.this_keywords:
+            return False
+        method = d.container
+        while method >= 0 and defs[method].kind not in _CALLABLE_KINDS:
+            method = defs[method].container
+        if method < 0:
+            return False
+        owner = defs[method].container
+        if owner < 0 or defs[owner].kind not in ("class", "struct", "interface"):
+            return False
+        d.container, d.scope = owner, -1
+        if d.kind == "variable":
+            d.kind = "field"
+        return True
+
+    def _link_own_scopes(self, defs: list[Definition]) -> None:
+        """A definition whose value opens a scope (``const f = () => {}``) owns that scope."""
+        scopes = self.facts.scopes
+        for index, d in enumerate(defs):
+            if d.own_scope >= 0 or d.kind not in _SCOPE_OWNER_KINDS or d.scope < 0:
+                continue
+            s = bisect_right(self._scope_starts, d.name_byte)
+            while s < len(scopes) and scopes[s].start_byte < d.end_byte:
+                scope = scopes[s]
+                if scope.end_byte <= d.end_byte and scope.owner < 0 and scope.parent == d.scope:
+                    scope.owner, d.own_scope = index, s
+                    break
+                s += 1
+
+    def _attach_doc_comments(self, defs: list[Definition], comments: list) -> None:
+        by_end_row: dict[int, object] = {}
+        for c in comments:
+            by_end_row[c.end_point[0]] = c
+        for d in defs:
+            if d.doc is not None or d.kind == "parameter":
+                continue
+            row = d.start_line - 2
+            block: list[str] = []
+            while row in by_end_row:
+                comment = by_end_row[row]
+                text = self.text(comment)
+                if not text.startswith(self.spec.doc_comment_prefixes):
+                    break
+                block.insert(0, text)
+                if text.startswith("/*"):
+                    break
+                row = comment.start_point[0] - 1
+            if block:
+                d.doc = _clean_comment("\n".join(block))
+
+    def _signature(self, raw: dict, d: Definition) -> str:
+        params = raw.get("params")
+        if params is not None:
+            end = raw["returns"].end_byte if raw.get("returns") is not None else params.end_byte
+            text = self.source[params.start_byte : end].decode("utf-8", "replace")
+            if d.generics:
+                text = d.generics + text
+            return _collapse(text)[:_SIGNATURE_LIMIT]
+        if d.type:
+            return _collapse(d.type)[:_SIGNATURE_LIMIT]
+        return ""
+
+    def _mark_exported(self, defs: list[Definition]) -> None:
+        spec = self.spec
+        all_names = self.facts.all_names
+        explicit = {e.name for e in self.facts.exports if e.module is None and e.name}
+        for d in defs:
+            if d.exported:
+                continue
+            if d.scope == 0:
+                if spec.top_level_is_exported:
+                    d.exported = (d.name in all_names) if all_names is not None else spec.is_public(d.name)
+                else:
+                    d.exported = d.name in explicit
+            elif d.container >= 0 and d.kind != "parameter" and defs[d.container].exported \
+                    and defs[d.container].kind in _MEMBER_OWNER_KINDS:
+                d.exported = spec.is_public(d.name)
+
+    # ------------------------------------------------------------------ scopes
+    def _build_scopes(self, raw: dict, declared: list) -> None:
+        scopes = [Scope("module", 0, len(self.source) + 1, -1)]
+        stack = [0]
+        for (start, end), kind in sorted(raw.items(), key=lambda item: (item[0][0], -item[0][1])):
+            while stack[-1] and scopes[stack[-1]].end_byte <= start:
+                stack.pop()
+            scopes.append(Scope(kind, start, end, stack[-1]))
+            stack.append(len(scopes) - 1)
+        self.facts.scopes = scopes
+        self._scope_starts = [s.start_byte for s in scopes]
+        for decl, name, at in declared:
+            scope = scopes[self._innermost_scope(at)]
+            if decl == "global":
+                scope.globals += (name,)
+            else:
+                scope.nonlocals += (name,)
+
+    def _innermost_scope(self, position: int) -> int:
+        scopes = self.facts.scopes
+        index = bisect_right(self._scope_starts, position) - 1
+        while index > 0 and not (scopes[index].start_byte <= position < scopes[index].end_byte):
+            index = scopes[index].parent
+        return max(index, 0)
+
+    def _container_of(self, scope: int) -> int:
+        scopes = self.facts.scopes
+        while scope > 0:
+            if scopes[scope].owner >= 0:
+                return scopes[scope].owner
+            scope = scopes[scope].parent
+        return -1
+
+    # ------------------------------------------------------------------ expressions
+    def _token(self, node):
+        if node is None:
+            return None
+        span = (node.start_byte, node.end_byte)
+        index = self._expr_map.get(span)
+        if index is not None:
+            return ("r", index)
+        return self._call_map.get(span)
+
+    # ------------------------------------------------------------------ imports / exports
+    def _import(self, caps: dict) -> Import | None:
+        statement = caps["import"][0]
+        module_nodes = caps.get("import.module")
+        module = _unquote(self.text(module_nodes[0])) if module_nodes else ""
+        line, column = self.point(statement)
+        first_line = self.text(statement).splitlines()[0].strip() if statement.end_byte > statement.start_byte else ""
+        local_node = None
+        name = None
+        name_node = None
+        if "import.star" in caps:
+            kind, local = "star", None
+        elif "import.dotted" in caps:
+            kind, local_node = "dotted", caps["import.dotted"][0]
+            local = module.split(".")[0]
+        elif "import.namespace" in caps:
+            kind, local_node = "namespace", caps["import.namespace"][0]
+            local = self.text(local_node)
+        elif "import.default" in caps:
+            kind, local_node = "default", caps["import.default"][0]
+            local = self.text(local_node)
+        elif "import.name" in caps:
+            kind, name_node = "named", caps["import.name"][0]
+            name = self.text(name_node)
+            local_node = caps["import.alias"][0] if "import.alias" in caps else name_node
+            local = self.text(local_node)
+        elif "import.alias" in caps:
+            kind, local_node = "module", caps["import.alias"][0]
+            local = self.text(local_node)
+        else:
+            kind, local = "side-effect", None
+        if local_node is not None:
+            line, column = self.point(local_node)
+        imp = Import(module=module, kind=kind, name=name, local=local, line=line, column=column,
+                     start_byte=statement.start_byte, statement=first_line[:300])
+        imp.scope = self._innermost_scope(statement.start_byte)
+        where = name_node or local_node
+        imp.name_line, imp.name_column = self.point(where) if where is not None else (line, column)
+        return imp
+
+    def _export(self, caps: dict, defs: list[Definition]) -> Export | None:
+        anchor = next(iter(caps.values()))[0]
+        module_nodes = caps.get("export.module")
+        module = _unquote(self.text(module_nodes[0])) if module_nodes else None
+        line, column = self.point(anchor)
+        statement = self.text(anchor).splitlines()[0].strip()[:300] if anchor.end_byte > anchor.start_byte else ""
+        if "export.namespace" in caps:
+            node = caps["export.namespace"][0]
+            line, column = self.point(node)
+            return Export("namespace", None, self.text(node), module, line, column, node.start_byte, None, statement)
+        if "export.star" in caps:
+            node = caps["export.star"][0]
+            return Export("star", None, None, module, line, column, node.start_byte, None, statement)
+        if "export.default" in caps:
+            node = caps["export.default"][0]
+            span = (node.start_byte, node.end_byte)
+            named = next((d.name for d in defs if (d.start_byte, d.end_byte) == span), None)
+            token = None if named else self._token(node)
+            if named is None and token is None:
+                named = self.text(node) if self.text(node).isidentifier() else None
+            line, column = self.point(node)
+            return Export("default", named, "default", module, line, column, node.start_byte, token, statement)
+        if "export.name" in caps:
+            node = caps["export.name"][0]
+            name = self.text(node)
+            alias = self.text(caps["export.alias"][0]) if "export.alias" in caps else name
+            line, column = self.point(node)
+            return Export("named", name, alias, module, line, column, node.start_byte, None, statement)
+        return None
+
+
+@lru_cache(maxsize=None)
+def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
+    """How to read each pattern's matches, decided once from the names it captures."""
+    plan = []
+    for names in pattern_captures(spec):
+        kinds = [_DEFINITION_KEYS[n] for n in names if n in _DEFINITION_KEYS]
+        if kinds:
+            plan.append(("definition", kinds[0]))
+        elif "import" in names:
+            plan.append(("import", None))
+        elif "export.all" in names:
+            plan.append(("export.all", None))
+        elif any(n.startswith("export.") for n in names):
+            plan.append(("export", None))
+        elif any(n.endswith(".owner") for n in names):
+            plan.append(("owned", None))
+        elif "call" in names:
+            plan.append(("call", None))
+        elif "reference" in names:
+            plan.append(("member" if ("receiver" in names or "receiver.builtin" in names) else "reference", None))
+        elif names & {"reference.write", "reference.type", "ignore"}:
+            plan.append(("mark", next(iter(names & {"reference.write", "reference.type", "ignore"}))))
+        elif names & set(_SCOPE_KEYS):
+            plan.append(("scope", next(iter(names & set(_SCOPE_KEYS)))))
+        elif names & {"declare.global", "declare.nonlocal"}:
+            plan.append(("declare", next(iter(names & {"declare.global", "declare.nonlocal"}))))
+        elif "type.region" in names:
+            plan.append(("region", None))
+        elif "comment" in names:
+            plan.append(("comment", None))
+        else:
+            plan.append(("ignored", None))
+    return tuple(plan)
+
+
+def _merge(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
+    """Sorted, non-overlapping union of spans (type annotations nest)."""
+    merged: list[tuple[int, int]] = []
+    for start, end in sorted(regions):
+        if merged and start < merged[-1][1]:
+            merged[-1] = (merged[-1][0], max(end, merged[-1][1]))
+        else:
+            merged.append((start, end))
+    return merged
+
+
+def _inside(regions: list[tuple[int, int]], starts: list[int], position: int) -> bool:
+    i = bisect_right(starts, position) - 1
+    return i >= 0 and regions[i][0] <= position < regions[i][1]
+
+
+def _collapse(text: str) -> str:
+    return _WHITESPACE.sub(" ", text).strip()
+
+
+def _unquote(text: str) -> str:
+    text = text.strip()
+    if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"`":
+        return text[1:-1]
+    return text
+
+
+def _clean_docstring(text: str) -> str:
+    try:
+        value = ast.literal_eval(text)
+        if isinstance(value, bytes):
+            value = value.decode("utf-8", "replace")
+    except (ValueError, SyntaxError, MemoryError, RecursionError):
+        value = text.strip("\"'rRbBuUfF")
+    return inspect.cleandoc(str(value))
+
+
+def _clean_comment(text: str) -> str:
+    lines = []
+    for line in text.splitlines():
+        line = line.strip()
+        for prefix in ("/**", "/*!", "/*", "///", "//!", "//"):
+            if line.startswith(prefix):
+                line = line[len(prefix):]
+                break
+        if line.endswith("*/"):
+            line = line[:-2]
+        line = line.strip()
+        if line.startswith("*"):
+            line = line[1:].strip() if not line.startswith("*/") else ""
+        lines.append(line)
+    return "\n".join(lines).strip()

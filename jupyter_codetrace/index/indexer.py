@@ -1,0 +1,399 @@
+"""Freshness and the index: which files exist now, which changed, and their facts.
+
+Every query calls ``refresh()`` first: a stat walk of the root; only files whose size or
+mtime changed are read and hashed, and only those whose hash changed are re-extracted.
+Initial indexing runs extraction in a process pool on all cores and reports progress.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import os
+import threading
+import time
+from collections import OrderedDict
+from concurrent.futures import ProcessPoolExecutor
+from dataclasses import dataclass, field
+from typing import Callable
+
+from ..errors import CacheError
+from ..facts import FileFacts
+from ..languages import by_name, for_path
+from ..languages.spec import QUERY_DIR
+from ..workspace import Workspace
+from .discover import BinaryFile, discover, read_source
+from .extract import extract_file
+from .parsing import grammar_version
+from .store import INDEXER_VERSION, FileRecord, Store, decode, encode
+
+__all__ = ["Index", "IndexStats", "Progress"]
+
+Progress = Callable[[int, int, str], None]   # (done, total, path)
+
+NOTEBOOK = "notebook"
+# Below this many files to (re)extract, a process pool costs more than it saves (~0.3 s start-up).
+_POOL_THRESHOLD = 64
+_FACTS_CACHE_SIZE = 512
+
+
+def _language_for_path(path: str) -> str | None:
+    if path.endswith(".ipynb"):
+        return NOTEBOOK
+    spec = for_path(path)
+    return spec.name if spec else None
+
+
+def _index_version() -> str:
+    digest = hashlib.sha1()
+    for scm in sorted(QUERY_DIR.glob("*.scm")):
+        digest.update(scm.read_bytes())
+    for module in sorted(QUERY_DIR.glob("*.py")):
+        digest.update(module.read_bytes())
+    extract = os.path.join(os.path.dirname(__file__), "extract.py")
+    with open(extract, "rb") as handle:
+        digest.update(handle.read())
+    return f"{INDEXER_VERSION}-{grammar_version()}-{digest.hexdigest()[:16]}"
+
+
+@dataclass
+class IndexStats:
+    """What an indexing pass saw and did; ``to_dict()`` is the ``codetrace index`` payload."""
+
+    root: str
+    files: int = 0
+    by_language: dict[str, int] = field(default_factory=dict)
+    skipped: list[dict] = field(default_factory=list)
+    warnings: list[dict] = field(default_factory=list)
+    syntax_errors: list[str] = field(default_factory=list)
+    definitions: int = 0
+    references: int = 0
+    lines: int = 0
+    parsed: int = 0
+    removed: int = 0
+    seconds: float = 0.0
+    cache: str = ""
+    cache_note: str | None = None
+
+    def to_dict(self) -> dict:
+        return {
+            "root": self.root, "files": self.files, "by_language": dict(sorted(self.by_language.items())),
+            "skipped": list(self.skipped), "warnings": list(self.warnings),
+            "syntax_errors": list(self.syntax_errors), "definitions": self.definitions,
+            "references": self.references, "lines": self.lines, "parsed": self.parsed,
+            "removed": self.removed, "seconds": round(self.seconds, 3), "cache": self.cache,
+            "cache_note": self.cache_note,
+        }
+
+    def to_text(self) -> str:
+        from ..languages import REGISTRY
+
+        precise = {spec.name for spec in REGISTRY if spec.precise} | {NOTEBOOK}
+        lines = [f"Indexed {self.files} files ({self.lines} lines) under {self.root} in {self.seconds:.2f} s "
+                 f"({self.parsed} parsed, {self.files - self.parsed} from cache)."]
+        for language, count in sorted(self.by_language.items()):
+            lines.append(f"  {language:<12} {count:>6} files  ({'precise' if language in precise else 'fallback'})")
+        lines.append(f"Definitions: {self.definitions}   References: {self.references}")
+        if self.syntax_errors:
+            lines.append(f"Files with syntax errors (partial facts): {len(self.syntax_errors)}")
+            lines.extend(f"  {p}" for p in self.syntax_errors[:20])
+        if self.skipped:
+            lines.append(f"Skipped: {len(self.skipped)}")
+            lines.extend(f"  {s['path']}: {s['reason']}" for s in self.skipped[:50])
+        if self.warnings:
+            lines.append(f"Warnings: {len(self.warnings)}")
+            lines.extend(f"  {w['path']}: {w['message']}" for w in self.warnings[:50])
+        if self.cache_note:
+            lines.append(f"Cache: {self.cache_note}")
+        return "\n".join(lines)
+
+    to_markdown = to_text
+
+
+@dataclass(slots=True)
+class _Summary:
+    """What the index keeps in memory per file (facts themselves are loaded on demand)."""
+
+    record: FileRecord
+    defined: frozenset
+    used: frozenset
+    definitions: int
+    references: int
+    lines: int
+    warnings: tuple
+    has_errors: bool
+
+
+def _extract_job(root: str, path: str, language: str, max_size: int, keep_facts: bool = False):
+    """Read, hash and extract one file (in a worker process: facts travel only as a blob). Never raises."""
+    workspace = Workspace(root, max_file_size=max_size)
+    absolute = os.path.join(root, path)
+    try:
+        stat = os.stat(absolute)
+        data, warnings = read_source(workspace, path)
+    except BinaryFile:
+        return path, None, "binary"
+    except OSError as error:
+        return path, None, f"unreadable: {error.strerror or error}"
+    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    record = FileRecord(path, language, stat.st_size, stat.st_mtime_ns, digest)
+    payload, problem = _extract_blobs(record, data, list(warnings))
+    if payload is not None and not keep_facts:
+        payload = payload[:3] + (None,)
+    return path, payload, problem
+
+
+def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
+    cells = None
+    spec_name = record.language
+    if record.language == NOTEBOOK:
+        from .notebooks import notebook_source
+
+        try:
+            data, spans = notebook_source(data)
+        except ValueError as error:
+            return None, f"invalid notebook: {error}"
+        cells = tuple((s.cell, s.first_line, s.line_count) for s in spans)
+        spec_name = "python"
+    try:
+        facts = extract_file(record.path, data, by_name(spec_name))
+    except (RecursionError, MemoryError, ValueError) as error:  # a pathological file: say so, keep going
+        return None, f"extraction failed: {error}"
+    facts.language = record.language if record.language != NOTEBOOK else NOTEBOOK
+    facts.notebook_cells = cells
+    facts.warnings = tuple(warnings)
+    defined, used = facts.names()
+    names = encode((sorted(defined), sorted(used), len(facts.definitions), len(facts.references),
+                    facts.line_count, facts.warnings, facts.has_errors))
+    return (record, names, encode(facts.to_rows()), facts), None
+
+
+class Index:
+    """The fresh, persisted index of one workspace."""
+
+    def __init__(self, workspace: Workspace, cache_dir: str | os.PathLike | None = None, workers: int | None = None):
+        self.workspace = workspace
+        self.workers = workers or max(1, os.cpu_count() or 1)
+        self._cache_dir = cache_dir
+        self._lock = threading.RLock()
+        self._store: Store | None = None
+        self._summaries: dict[str, _Summary] = {}
+        self._skipped: dict[str, str] = {}
+        self._facts: OrderedDict[str, FileFacts] = OrderedDict()
+        self.defined_in: dict[str, set[str]] = {}
+        self.used_in: dict[str, set[str]] = {}
+        self.generation = 0
+        self.last_stats: IndexStats | None = None
+        self._dirs: set[str] = set()
+
+    # ------------------------------------------------------------------ public
+    @property
+    def store(self) -> Store:
+        if self._store is None:
+            from pathlib import Path
+
+            self._store = Store(self.workspace.root, _index_version(),
+                                Path(self._cache_dir) if self._cache_dir else None)
+            self._load_summaries()
+        return self._store
+
+    def refresh(self, progress: Progress | None = None) -> IndexStats:
+        """Bring the index in line with the disk; returns what was seen and done."""
+        with self._lock:
+            started = time.perf_counter()
+            store = self.store
+            stats = IndexStats(root=str(self.workspace.root), cache=str(store.path), cache_note=store.discarded_reason)
+            sources, skipped = discover(self.workspace, _language_for_path)
+            self._skipped = {s.path: s.reason for s in skipped}
+            present = {s.path for s in sources}
+            removed = [p for p in self._summaries if p not in present]
+            if removed:
+                store.delete(removed)
+                for path in removed:
+                    self._forget(path)
+            stale = []
+            for source in sources:
+                summary = self._summaries.get(source.path)
+                if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
+                    stale.append(source)
+            parsed = self._reindex(stale, progress) if stale else 0
+            self._dirs = {os.path.dirname(p) for p in present}
+            if removed or parsed:
+                self.generation += 1
+            stats.parsed, stats.removed = parsed, len(removed)
+            self._fill_stats(stats)
+            stats.seconds = time.perf_counter() - started
+            self.last_stats = stats
+            return stats
+
+    def facts(self, path: str) -> FileFacts | None:
+        with self._lock:
+            facts = self._facts.get(path)
+            if facts is not None:
+                self._facts.move_to_end(path)
+                return facts
+            if path not in self._summaries:
+                return None
+            try:
+                facts = self.store.load(path)
+            except CacheError:
+                facts = None
+            if facts is None:  # the store lost it: rebuild this one file
+                self._reindex([_Source(path, self._summaries[path].record.language)], None)
+                facts = self._facts.get(path)
+            else:
+                self._remember(path, facts)
+            return facts
+
+    def files(self) -> list[str]:
+        return sorted(self._summaries)
+
+    def has_file(self, path: str) -> bool:
+        return path in self._summaries
+
+    def has_dir(self, path: str) -> bool:
+        path = path.rstrip("/")
+        return any(d == path or d.startswith(path + "/") for d in self._dirs)
+
+    def language_of(self, path: str) -> str | None:
+        summary = self._summaries.get(path)
+        return summary.record.language if summary else None
+
+    def skipped_reason(self, path: str) -> str | None:
+        return self._skipped.get(path)
+
+    def source(self, path: str) -> bytes:
+        """The text positions refer to: the file's bytes, or a notebook's virtual source."""
+        data, _ = read_source(self.workspace, path)
+        if path.endswith(".ipynb"):
+            from .notebooks import notebook_source
+
+            data, _ = notebook_source(data)
+        return data
+
+    def close(self) -> None:
+        if self._store is not None:
+            self._store.close()
+
+    # ------------------------------------------------------------------ internals
+    def _load_summaries(self) -> None:
+        try:
+            rows = self._store.records()
+        except CacheError:
+            rows = []
+        for record, names in rows:
+            try:
+                defined, used, n_defs, n_refs, lines, warnings, has_errors = decode(names)
+            except Exception:  # noqa: BLE001 - any undecodable row is re-extracted, never trusted
+                continue
+            self._add_summary(_Summary(record, frozenset(defined), frozenset(used), n_defs, n_refs, lines,
+                                       tuple(warnings), has_errors))
+
+    def _add_summary(self, summary: _Summary) -> None:
+        path = summary.record.path
+        self._forget(path)
+        self._summaries[path] = summary
+        for name in summary.defined:
+            self.defined_in.setdefault(name, set()).add(path)
+        for name in summary.used:
+            self.used_in.setdefault(name, set()).add(path)
+
+    def _forget(self, path: str) -> None:
+        old = self._summaries.pop(path, None)
+        self._facts.pop(path, None)
+        if old is None:
+            return
+        for name in old.defined:
+            paths = self.defined_in.get(name)
+            if paths:
+                paths.discard(path)
+                if not paths:
+                    del self.defined_in[name]
+        for name in old.used:
+            paths = self.used_in.get(name)
+            if paths:
+                paths.discard(path)
+                if not paths:
+                    del self.used_in[name]
+
+    def _remember(self, path: str, facts: FileFacts) -> None:
+        self._facts[path] = facts
+        self._facts.move_to_end(path)
+        while len(self._facts) > _FACTS_CACHE_SIZE:
+            self._facts.popitem(last=False)
+
+    def _reindex(self, sources: list, progress: Progress | None) -> int:
+        root = str(self.workspace.root)
+        total = len(sources)
+        results = []
+        unchanged = []
+        # Same size and content, new mtime (a `touch`, a checkout): no need to parse again.
+        to_extract = []
+        for source in sources:
+            summary = self._summaries.get(source.path)
+            if summary is not None and summary.record.size == getattr(source, "size", -1):
+                try:
+                    data, _ = read_source(self.workspace, source.path)
+                except (BinaryFile, OSError):
+                    data = None
+                if data is not None and hashlib.blake2b(data, digest_size=16).hexdigest() == summary.record.digest:
+                    summary.record.mtime_ns = source.mtime_ns
+                    unchanged.append(summary.record)
+                    continue
+            to_extract.append(source)
+        for record in unchanged:
+            self.store.touch(record)
+        done = 0
+        if len(to_extract) >= _POOL_THRESHOLD and self.workers > 1:
+            jobs = sorted(to_extract, key=lambda s: -getattr(s, "size", 0))  # big files first: better balance
+            with ProcessPoolExecutor(max_workers=self.workers) as pool:
+                futures = [pool.submit(_extract_job, root, s.path, s.language, self.workspace.max_file_size) for s in jobs]
+                for future in futures:
+                    results.append(future.result())
+                    done += 1
+                    if progress:
+                        progress(done, total, results[-1][0])
+        else:
+            for source in to_extract:
+                results.append(_extract_job(root, source.path, source.language, self.workspace.max_file_size, True))
+                done += 1
+                if progress:
+                    progress(done, total, source.path)
+        rows = []
+        for path, payload, problem in results:
+            if payload is None:
+                self._skipped[path] = problem
+                self._forget(path)
+                self.store.delete([path])
+                continue
+            record, names, blob, facts = payload
+            rows.append((record, names, blob))
+            n = decode(names)
+            self._add_summary(_Summary(record, frozenset(n[0]), frozenset(n[1]), n[2], n[3], n[4], tuple(n[5]), n[6]))
+            if facts is not None:
+                self._remember(path, facts)
+        if rows:
+            self.store.save_many(rows)
+        return len(to_extract)
+
+    def _fill_stats(self, stats: IndexStats) -> None:
+        for path, summary in self._summaries.items():
+            stats.files += 1
+            language = summary.record.language
+            stats.by_language[language] = stats.by_language.get(language, 0) + 1
+            stats.definitions += summary.definitions
+            stats.references += summary.references
+            stats.lines += summary.lines
+            for message in summary.warnings:
+                stats.warnings.append({"path": path, "message": message})
+            if summary.has_errors:
+                stats.syntax_errors.append(path)
+        stats.skipped = [{"path": p, "reason": r} for p, r in sorted(self._skipped.items())]
+        stats.syntax_errors.sort()
+
+
+@dataclass(slots=True)
+class _Source:
+    path: str
+    language: str
+    size: int = -1
+    mtime_ns: int = 0

@@ -1,0 +1,109 @@
+"""The capture vocabulary: every capture name a language's ``.scm`` file may use, and what it means.
+
+Language knowledge lives in the ``.scm`` files; ``index/extract.py`` reads only these names,
+never grammar node types. A query lint test checks that every capture in every ``.scm`` is
+listed here (names starting with ``_`` are private to a query, for predicates, and ignored).
+
+How matches are read
+--------------------
+* **Definitions.** One match = one definition. ``@definition.KIND`` (``@definition.type_alias``
+  for kind ``type``) marks the whole definition
+  node (its span is the definition's span), ``@name`` its defining name. Several matches for the
+  same name node are merged (e.g. one match per base class).
+* **Attached facts** (``doc``, ``decorator``, ``modifier``, ``exported``): a match holding
+  ``@X`` and ``@X.owner`` attaches X to every definition whose node is exactly the owner node.
+  This keeps definition patterns small.
+* **References.** ``@reference`` marks an identifier that names something. A reference captured
+  with ``@receiver`` in the same match is a member access (``receiver.name``); its
+  ``@reference.expression`` is the whole member expression, so that calls and other member
+  accesses can point at it. A name node that is also a definition ``@name`` or an import name
+  is not a reference. ``@ignore`` removes identifiers that name nothing (keyword-argument names).
+* **Calls.** ``@call`` is a call node and ``@call.callee`` its function expression (an
+  identifier or a member expression); ``@call.new`` marks a constructor call (``new X()``).
+* **Scopes.** The module is the root scope. ``@scope`` opens a lexical scope;
+  ``@scope.function`` one that also receives hoisted bindings; ``@scope.class`` a class body
+  (whether it encloses nested functions is ``LanguageSpec.class_scope_encloses``).
+"""
+
+from __future__ import annotations
+
+__all__ = ["CAPTURES", "DEFINITION_KINDS", "definition_capture", "is_known_capture"]
+
+DEFINITION_KINDS = (
+    "function", "method", "constructor", "class", "interface", "type", "enum", "enum_member",
+    "struct", "trait", "impl", "module", "namespace", "variable", "constant", "property",
+    "field", "parameter", "macro",
+)
+
+
+def definition_capture(kind: str) -> str:
+    """The capture naming a definition of ``kind``; a type alias is ``definition.type_alias``
+    because ``definition.type`` is the declared type of a variable or parameter."""
+    return "definition.type_alias" if kind == "type" else f"definition.{kind}"
+
+
+CAPTURES: dict[str, str] = {
+    # --- Definitions -----------------------------------------------------------------------
+    **{definition_capture(kind): f"the whole node of a {kind} definition" for kind in DEFINITION_KINDS},
+    "name": "the defining name of the definition in the same match",
+    "definition.params": "the parameter list node (signature text)",
+    "definition.returns": "the declared return type node",
+    "definition.generics": "the type-parameter list node",
+    "definition.body": "the body node; the signature is the text before it",
+    "definition.type": "the declared type of a variable, field, property or parameter",
+    "definition.default": "a parameter's default value",
+    "definition.value": "the value assigned to a variable/field (drives type inference)",
+    "definition.extends": "a base class / extended type expression (one per match)",
+    "definition.implements": "an implemented interface expression (one per match)",
+    "definition.receiver": "for `self.x = ...`: the object; the definition becomes a member of the enclosing class when it is the language's self/this",
+    "declaration": "marks the definition as a declaration only (overload signature, ambient `declare`, prototype)",
+    "hoist": "the definition binds in the nearest @scope.function (JS `var`)",
+    "doc": "a documentation node (docstring, doc comment) for @doc.owner",
+    "doc.owner": "the definition node the @doc belongs to",
+    "decorator": "a decorator expression for @decorator.owner",
+    "decorator.owner": "the decorated definition node",
+    "modifier": "a modifier keyword (async, static, abstract, …) for @modifier.owner",
+    "modifier.owner": "the definition node the modifier belongs to",
+    "exported.owner": "the definition node is exported (`export function f`)",
+    "comment": "a comment node (doc comments are found by position, see LanguageSpec.doc_comment_prefixes)",
+    # --- Scopes ----------------------------------------------------------------------------
+    "scope": "a lexical scope (block, comprehension, lambda, function)",
+    "scope.function": "a function scope: receives hoisted bindings",
+    "scope.class": "a class body scope",
+    "declare.global": "a name declared `global` in its scope",
+    "declare.nonlocal": "a name declared `nonlocal` in its scope",
+    # --- References ------------------------------------------------------------------------
+    "reference": "an identifier that names something (usage read unless stated otherwise)",
+    "reference.write": "an identifier being assigned",
+    "reference.type": "an identifier used as a type",
+    "reference.expression": "the whole member expression of a member reference",
+    "receiver": "the object expression of a member reference in the same match",
+    "receiver.builtin": "the object is a literal of a built-in type (`''.join`): the member is built-in",
+    "type.region": "a type annotation node: references inside it are type references",
+    "ignore": "an identifier that names nothing (a keyword argument's name)",
+    # --- Calls -----------------------------------------------------------------------------
+    "call": "a call expression",
+    "call.callee": "the called expression of @call",
+    "call.new": "a constructor call expression (`new X()`); pair with @call.callee",
+    # --- Imports / exports -----------------------------------------------------------------
+    "import": "an import statement / require call (the span of the whole import)",
+    "import.module": "the module specifier (`a.b`, `..m`, `'./x'`)",
+    "import.name": "an imported name (`from m import NAME`, `import { NAME }`)",
+    "import.alias": "the local name an import binds instead of its name (`as ALIAS`)",
+    "import.namespace": "a local name bound to the whole module (`import * as NS`, `const NS = require()`)",
+    "import.default": "a local name bound to the module's default export",
+    "import.star": "a wildcard import (`from m import *`)",
+    "import.dotted": "`import a.b.c`: binds the first component `a` (or the alias) to the package",
+    "export.name": "an exported local or re-exported name (`export { NAME }`, `__all__` entries)",
+    "export.alias": "the name it is exported as (`export { a as ALIAS }`)",
+    "export.module": "the module a re-export comes from (`export … from 'M'`)",
+    "export.star": "`export * from 'M'` (pair with @export.module)",
+    "export.namespace": "`export * as NS from 'M'`",
+    "export.default": "the expression exported as default (`export default X`, `module.exports = X`)",
+    "export.all": "the node listing a module's public names (`__all__ = [...]`)",
+}
+
+
+def is_known_capture(name: str) -> bool:
+    """True for vocabulary names and for query-private names (leading underscore)."""
+    return name.startswith("_") or name in CAPTURES

@@ -1,0 +1,66 @@
+"""Python: module naming and import-path rules (everything else is in python.scm)."""
+
+from __future__ import annotations
+
+import builtins
+
+from .spec import LanguageSpec, ModuleContext
+
+__all__ = ["SPEC", "resolve_python_module"]
+
+
+def resolve_python_module(spec: str, importer: str, ctx: ModuleContext) -> list[str]:
+    """Files (or package folders' ``__init__``) that ``import spec`` names, seen from ``importer``.
+
+    Relative specs (``.m``, ``..pkg.m``, ``.``) start from the importer's package; absolute
+    ones are tried under every package root (the repository root, ``src/``, and folders that
+    hold a top-level package). ``.py`` is preferred over ``.pyi``: callers ask for the stub
+    themselves when they want declarations.
+    """
+    spec = spec.strip()
+    if spec.startswith("."):
+        level = len(spec) - len(spec.lstrip("."))
+        parts = importer.split("/")[:-1]
+        if level > 1:
+            parts = parts[: len(parts) - (level - 1)] if level - 1 <= len(parts) else None
+        if parts is None:
+            return []
+        rest = [p for p in spec[level:].split(".") if p]
+        bases = ["/".join(parts + rest)]
+    else:
+        rest = [p for p in spec.split(".") if p]
+        bases = [(root + "/" if root else "") + "/".join(rest) for root in ctx.package_roots()]
+    found: list[str] = []
+    for base in bases:
+        base = base.strip("/")
+        for candidate in (f"{base}.py", f"{base}/__init__.py", f"{base}.pyi", f"{base}/__init__.pyi"):
+            if candidate.startswith("/") or not candidate or candidate == ".py":
+                continue
+            if ctx.is_file(candidate):
+                found.append(candidate)
+        if not found and base and ctx.is_dir(base):
+            found.append(base + "/")  # namespace package: a folder without __init__
+        if found:
+            break
+    return found
+
+
+def _is_public(name: str) -> bool:
+    return not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
+
+
+SPEC = LanguageSpec(
+    name="python",
+    grammar="python",
+    extensions=(".py", ".pyi"),
+    comment="#",
+    builtins=frozenset(dir(builtins)) | {"__name__", "__file__", "__doc__", "__builtins__", "__spec__"},
+    self_names=frozenset({"self", "cls"}),
+    super_names=frozenset({"super"}),
+    constructor_names=frozenset({"__init__"}),
+    class_scope_encloses=False,
+    top_level_is_exported=True,
+    is_public=_is_public,
+    declaration_suffixes=(".pyi",),
+    resolve_module=resolve_python_module,
+)

@@ -1,0 +1,129 @@
+; Python: definitions, scopes, references, imports and calls for jupyter_codetrace.
+; Capture names are the vocabulary of languages/captures.py.
+
+; ---------------------------------------------------------------- Definitions
+
+(function_definition
+  name: (identifier) @name
+  parameters: (parameters) @definition.params
+  return_type: (_)? @definition.returns
+  body: (_) @definition.body) @definition.function
+
+(class_definition
+  name: (identifier) @name
+  body: (_) @definition.body) @definition.class
+
+(class_definition
+  name: (identifier) @name
+  superclasses: (argument_list [(identifier) (attribute)] @definition.extends)) @definition.class
+
+; Parameters (bind in the function's scope).
+(parameters (identifier) @name @definition.parameter)
+(lambda_parameters (identifier) @name @definition.parameter)
+(typed_parameter (identifier) @name type: (type) @definition.type) @definition.parameter
+(default_parameter name: (identifier) @name value: (_) @definition.default) @definition.parameter
+(lambda_parameters (default_parameter name: (identifier) @name value: (_) @definition.default) @definition.parameter)
+(typed_default_parameter
+  name: (identifier) @name
+  type: (type) @definition.type
+  value: (_) @definition.default) @definition.parameter
+(list_splat_pattern (identifier) @name @definition.parameter)
+(dictionary_splat_pattern (identifier) @name @definition.parameter)
+(typed_parameter (list_splat_pattern (identifier) @name) type: (type) @definition.type) @definition.parameter
+(typed_parameter (dictionary_splat_pattern (identifier) @name) type: (type) @definition.type) @definition.parameter
+
+; Variables: `x = v`, `x: T = v`, `x: T`, tuple targets, augmented assignment is a write only.
+(assignment
+  left: (identifier) @name
+  type: (type)? @definition.type
+  right: (_)? @definition.value) @definition.variable
+(assignment left: (pattern_list (identifier) @name)) @definition.variable
+(assignment left: (tuple_pattern (identifier) @name)) @definition.variable
+(assignment left: (list_pattern (identifier) @name)) @definition.variable
+
+; Attributes assigned through `self` become members of the enclosing class.
+(assignment
+  left: (attribute
+    object: (identifier) @definition.receiver
+    attribute: (identifier) @name)
+  type: (type)? @definition.type
+  right: (_)? @definition.value) @definition.field
+
+; Loop variables, `with … as x`, `except … as e`, comprehension variables, walrus.
+(for_statement left: (identifier) @name @definition.variable)
+(for_statement left: (pattern_list (identifier) @name @definition.variable))
+(for_statement left: (tuple_pattern (identifier) @name @definition.variable))
+(for_in_clause left: (identifier) @name @definition.variable)
+(for_in_clause left: (pattern_list (identifier) @name @definition.variable))
+(for_in_clause left: (tuple_pattern (identifier) @name @definition.variable))
+(as_pattern alias: (as_pattern_target (identifier) @name @definition.variable))
+(named_expression name: (identifier) @name value: (_) @definition.value) @definition.variable
+
+; Documentation and decoration.
+(function_definition body: (block . (string) @doc)) @doc.owner
+(class_definition body: (block . (string) @doc)) @doc.owner
+(module . (string) @doc) @doc.owner
+(decorated_definition (decorator) @decorator definition: (_) @decorator.owner)
+(function_definition "async" @modifier) @modifier.owner
+
+; `__all__ = ["a", "b"]`
+((assignment
+   left: (identifier) @_all
+   right: [(list (string (string_content) @export.name))
+           (tuple (string (string_content) @export.name))]) @export.all
+ (#eq? @_all "__all__"))
+
+; ---------------------------------------------------------------- Scopes
+
+(function_definition) @scope.function
+(lambda) @scope.function
+(class_definition) @scope.class
+[(list_comprehension) (set_comprehension) (dictionary_comprehension) (generator_expression)] @scope
+
+(global_statement (identifier) @declare.global)
+(nonlocal_statement (identifier) @declare.nonlocal)
+
+; ---------------------------------------------------------------- References
+
+(identifier) @reference
+
+(attribute
+  object: (_) @receiver
+  attribute: (identifier) @reference) @reference.expression
+
+(attribute
+  object: [(string) (concatenated_string) (integer) (float) (list) (dictionary) (set) (tuple)
+           (list_comprehension) (dictionary_comprehension) (set_comprehension)] @receiver.builtin
+  attribute: (identifier) @reference) @reference.expression
+
+(assignment left: (identifier) @reference.write)
+(augmented_assignment left: (identifier) @reference.write)
+(assignment left: (pattern_list (identifier) @reference.write))
+(assignment left: (tuple_pattern (identifier) @reference.write))
+(assignment left: (attribute attribute: (identifier) @reference.write))
+(augmented_assignment left: (attribute attribute: (identifier) @reference.write))
+
+(type) @type.region
+
+(keyword_argument name: (identifier) @ignore)
+
+; ---------------------------------------------------------------- Calls
+
+(call function: (_) @call.callee) @call
+
+; ---------------------------------------------------------------- Imports
+
+; import a.b.c  /  import a.b as c
+(import_statement name: (dotted_name) @import.module @import.dotted) @import
+(import_statement name: (aliased_import name: (dotted_name) @import.module alias: (identifier) @import.alias)) @import
+
+; from m import a, b as c  /  from . import x  /  from m import *
+(import_from_statement
+  module_name: (_) @import.module
+  name: (dotted_name) @import.name) @import
+(import_from_statement
+  module_name: (_) @import.module
+  name: (aliased_import name: (dotted_name) @import.name alias: (identifier) @import.alias)) @import
+(import_from_statement
+  module_name: (_) @import.module
+  (wildcard_import) @import.star) @import

@@ -1,0 +1,70 @@
+"""Project: the Python API. Each method is a thin delegate to one query in ``queries/``."""
+
+from __future__ import annotations
+
+import os
+from typing import Sequence
+
+from . import queries
+from .index.indexer import Index, IndexStats, Progress
+from .results import DefinitionResult, ReferencesResult, SymbolsResult
+from .workspace import Workspace
+
+__all__ = ["Project"]
+
+
+class Project:
+    """Code navigation over one repository.
+
+    Cheap to create: nothing is read until the first query (or ``index()``). Every query
+    answers from what is on disk now; changed files are re-indexed first.
+
+    >>> project = Project("fixtures/python_app")                       # doctest: +SKIP
+    >>> project.find_definition("Client", "app/main.py", 3).file       # doctest: +SKIP
+    'app/client.py'
+    """
+
+    def __init__(self, root: str | os.PathLike, *, cache_dir: str | os.PathLike | None = None,
+                 max_file_size: int = 2_000_000, exclude: Sequence[str] = (), workers: int | None = None):
+        self.workspace = Workspace(root, max_file_size=max_file_size, exclude=exclude)
+        self._index = Index(self.workspace, cache_dir=cache_dir, workers=workers)
+        self._context = queries.QueryContext(self.workspace, self._index)
+
+    @property
+    def root(self) -> str:
+        return str(self.workspace.root)
+
+    def index(self, progress: Progress | None = None) -> IndexStats:
+        """(Re)index now; returns what was seen: files by language, skipped files and why, timings."""
+        with self._context.lock:
+            return self._index.refresh(progress)
+
+    def find_definition(self, symbol: str, file: str, line: int, column: int | None = None,
+                        mode: str = "definition") -> DefinitionResult:
+        """Where the name ``symbol`` written at ``file:line[:column]`` is defined.
+
+        ``mode``: ``"definition"`` (the body), ``"declaration"`` (a stub, overload signature or
+        prototype) or ``"type_definition"`` (the type of the variable or expression).
+        """
+        return queries.find_definition(self._context, symbol, file, line, column, mode)
+
+    def find_references(self, symbol: str, file: str, line: int, column: int | None = None,
+                        include_declaration: bool = False) -> ReferencesResult:
+        """Every use of the symbol named at ``file:line[:column]``, with usage kinds."""
+        return queries.find_references(self._context, symbol, file, line, column, include_declaration)
+
+    def symbols(self, query: str, limit: int = 50) -> SymbolsResult:
+        """Fuzzy workspace symbol search, best first."""
+        return queries.symbols(self._context, query, limit)
+
+    def close(self) -> None:
+        self._index.close()
+
+    def __enter__(self) -> "Project":
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self.close()
+
+    def __repr__(self) -> str:
+        return f"Project({self.root!r})"

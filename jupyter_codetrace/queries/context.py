@@ -1,0 +1,172 @@
+"""What every query works with: the workspace, the fresh index and this generation's resolver,
+plus the input validation and the "what was there" helpers every not-found answer uses."""
+
+from __future__ import annotations
+
+import threading
+from bisect import bisect_left, bisect_right
+
+from rapidfuzz import fuzz, process
+
+from ..errors import InvalidRequest
+from ..facts import Definition
+from ..index.indexer import Index
+from ..resolve.resolver import MEMBER_OWNER_KINDS, Resolver, Symbol
+from ..workspace import Workspace, is_test_file
+
+__all__ = ["QueryContext", "validate_symbol", "validate_position", "MODES"]
+
+MODES = ("definition", "declaration", "type_definition")
+
+
+def validate_symbol(symbol) -> str:
+    if not isinstance(symbol, str) or not symbol.strip():
+        raise InvalidRequest("symbol is required (a name such as 'formatDate' or 'User.save')", field="symbol")
+    return symbol.strip()
+
+
+def validate_position(line, column) -> tuple[int, int | None]:
+    try:
+        line = int(line)
+    except (TypeError, ValueError):
+        raise InvalidRequest(f"line must be a whole number >= 1, got {line!r}", field="line") from None
+    if line < 1:
+        raise InvalidRequest(f"line must be >= 1 (lines are 1-based), got {line}", field="line")
+    if column is not None:
+        try:
+            column = int(column)
+        except (TypeError, ValueError):
+            raise InvalidRequest(f"column must be a whole number >= 1, got {column!r}", field="column") from None
+        if column < 1:
+            raise InvalidRequest(f"column must be >= 1 (columns are 1-based), got {column}", field="column")
+    return line, column
+
+
+class QueryContext:
+    """One project's engine state; ``fresh()`` is called at the start of every query."""
+
+    def __init__(self, workspace: Workspace, index: Index):
+        self.workspace = workspace
+        self.index = index
+        self._resolver: Resolver | None = None
+        self._generation = -1
+        self.lock = threading.RLock()
+
+    def fresh(self) -> Resolver:
+        self.index.refresh()
+        if self._resolver is None or self._generation != self.index.generation:
+            self._resolver = Resolver(self.index, self.workspace)
+            self._generation = self.index.generation
+        return self._resolver
+
+    @property
+    def resolver(self) -> Resolver:
+        return self._resolver or self.fresh()
+
+    # ------------------------------------------------------------------ files
+    def file_argument(self, file, field: str = "file") -> str:
+        if file is None or (isinstance(file, str) and not file.strip()):
+            raise InvalidRequest(f"{field} is required", field=field)
+        return self.workspace.relative(file, field=field)
+
+    def not_indexed_message(self, path: str, symbol: str | None) -> tuple[str, tuple[dict, ...]]:
+        reason = self.index.skipped_reason(path)
+        absolute = self.workspace.absolute(path)
+        if reason:
+            why = f"it was skipped ({reason})"
+        elif not absolute.exists():
+            why = "it does not exist"
+        elif absolute.is_dir():
+            why = "it is a folder"
+        elif self.workspace.is_ignored(path):
+            why = "it is ignored (.gitignore, .devtoolsignore or a vendored folder)"
+        else:
+            why = "no supported language claims its extension"
+        message = f"File '{path}' is not indexed: {why}."
+        suggestions: tuple[dict, ...] = ()
+        if symbol:
+            suggestions = tuple(self.where_defined(symbol.split(".")[-1]))
+            if suggestions:
+                places = ", ".join(f"{s['file']}:{s['line']}" for s in suggestions[:5])
+                message += f" '{symbol}' is defined in: {places}."
+        return message, suggestions
+
+    def where_defined(self, name: str, limit: int = 10) -> list[dict]:
+        resolver = self.resolver
+        found = []
+        for path in sorted(self.index.defined_in.get(name, ())):
+            view = resolver.view(path)
+            if view is None:
+                continue
+            for d in view.facts.definitions:
+                if d.name == name and d.kind != "parameter":
+                    found.append({"file": path, "line": d.line, "column": d.column, "kind": d.kind, "name": name})
+                    if len(found) >= limit:
+                        return found
+        return found
+
+    def similar_names(self, name: str, candidates, limit: int = 8) -> list[str]:
+        pool = sorted(set(candidates))
+        if not pool:
+            return []
+        scored = process.extract(name, pool, scorer=fuzz.WRatio, limit=limit)
+        return [match for match, score, _ in scored if score >= 50]
+
+    # ------------------------------------------------------------------ positions
+    def refs_on_line(self, path: str, line: int):
+        view = self.resolver.view(path)
+        refs = view.facts.references
+        lines = [r.line for r in refs]
+        lo, hi = bisect_left(lines, line), bisect_right(lines, line)
+        return [(i, refs[i]) for i in range(lo, hi)]
+
+    def names_on_line(self, path: str, line: int) -> list[str]:
+        view = self.resolver.view(path)
+        names = [r.name for _, r in self.refs_on_line(path, line)]
+        names += [d.name for d in view.facts.definitions if d.line == line]
+        for imp in view.facts.imports:
+            if imp.name_line == line and imp.name:
+                names.append(imp.name)
+            if imp.line == line and imp.local:
+                names.append(imp.local)
+        return list(dict.fromkeys(names))
+
+    def qualified_path(self, symbol: Symbol) -> tuple[str, ...]:
+        """Names of the enclosing definitions, outermost first, ending with the symbol's own."""
+        resolver = self.resolver
+        d = resolver.definition(symbol)
+        if d is None:
+            return ()
+        defs = resolver.view(symbol.path).facts.definitions
+        names = [d.name]
+        container = d.container
+        while container >= 0:
+            names.append(defs[container].name)
+            container = defs[container].container
+        return tuple(reversed(names))
+
+    def is_member(self, symbol: Symbol, d: Definition) -> bool:
+        defs = self.resolver.view(symbol.path).facts.definitions
+        return d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS
+
+    @staticmethod
+    def is_test(path: str) -> bool:
+        return is_test_file(path)
+
+    def source_lines(self, path: str) -> list[str]:
+        try:
+            data = self.index.source(path)
+        except Exception:  # noqa: BLE001 - a file that vanished mid-query shows no code, not a crash
+            return []
+        return data.decode("utf-8", "replace").splitlines()
+
+    def cell_position(self, path: str, line: int) -> tuple[int | None, int]:
+        """(cell, line in cell) for notebooks; (None, line) otherwise."""
+        view = self.resolver.view(path)
+        cells = view.facts.notebook_cells if view else None
+        if not cells:
+            return None, line
+        for cell, first, count in cells:
+            if first <= line < first + max(count, 1):
+                return cell, line - first + 1
+        return None, line

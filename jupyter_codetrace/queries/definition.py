@@ -1,0 +1,249 @@
+"""find_definition: where is the name at FILE:LINE[:COL] defined (or declared, or typed)?
+
+Example on the bundled fixture::
+
+    >>> project = Project("fixtures/python_app")
+    >>> project.find_definition("Client", "app/main.py", 3).file      # doctest: +SKIP
+    'app/client.py'
+"""
+
+from __future__ import annotations
+
+from ..errors import InvalidRequest
+from ..resolve.resolver import CLASS_KINDS, Resolution, Symbol
+from ..results import DefinitionResult
+from .context import MODES, QueryContext, validate_position, validate_symbol
+
+__all__ = ["find_definition", "locate", "describe", "Located"]
+
+_CODE_LINES = 80
+_MEMBER_LIMIT = 60
+
+
+class Located:
+    """What sits at a position: a reference's resolution, or a definition itself."""
+
+    __slots__ = ("resolution", "usage", "line", "column")
+
+    def __init__(self, resolution: Resolution, usage: str, line: int, column: int):
+        self.resolution, self.usage, self.line, self.column = resolution, usage, line, column
+
+
+def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="definition") -> DefinitionResult:
+    symbol = validate_symbol(symbol)
+    line, column = validate_position(line, column)
+    if mode not in MODES:
+        raise InvalidRequest(f"mode must be one of {', '.join(MODES)}; got {mode!r}", field="mode")
+    path = ctx.file_argument(file)
+    with ctx.lock:
+        resolver = ctx.fresh()
+        if not ctx.index.has_file(path):
+            message, suggestions = ctx.not_indexed_message(path, symbol)
+            return DefinitionResult("file_not_indexed", symbol, mode, message, suggestions)
+        located = locate(ctx, path, symbol, line, column)
+        if located is None:
+            names = ctx.names_on_line(path, line)
+            message = f"No reference named '{symbol}' at {path}:{line}" + (f":{column}" if column else "") + "."
+            message += f" Names on that line: {', '.join(names)}." if names else " That line names nothing."
+            return DefinitionResult("reference_not_found", symbol, mode, message,
+                                    tuple({"name": n} for n in names))
+        return _answer(ctx, symbol, mode, located.resolution)
+
+
+def _answer(ctx: QueryContext, symbol: str, mode: str, resolution: Resolution) -> DefinitionResult:
+    resolver = ctx.resolver
+    chain = tuple({"file": f, "via": via} for f, via in resolution.resolved_from)
+    if resolution.status == "builtin":
+        return DefinitionResult("builtin", symbol, mode, "Built-in symbol (no source available)")
+    if resolution.status != "found":
+        where = ctx.where_defined(symbol.split(".")[-1], limit=5)
+        if resolution.via:
+            message = f"'{symbol}' comes from outside the project, through `{resolution.via}`."
+        else:
+            message = f"'{symbol}' could not be resolved: no binding in scope and no definition in the project."
+        if where:
+            message += " Same-named definitions: " + ", ".join(f"{w['file']}:{w['line']}" for w in where) + "."
+        return DefinitionResult("unresolved", symbol, mode, message, tuple(where), resolved_from=chain)
+    target = resolution.target
+    mode_resolution = "exact"
+    if mode == "definition":
+        target = _implementation(ctx, target)
+    elif mode == "declaration":
+        declared = _declaration(ctx, target)
+        if declared is None:
+            mode_resolution = "fell_back_to_definition"
+        else:
+            target = declared
+    elif mode == "type_definition":
+        typed = _type_definition(ctx, target)
+        if typed is None:
+            mode_resolution = "fell_back_to_definition"
+        else:
+            target = typed
+    candidates = tuple(_candidate(ctx, c) for c in resolution.candidates if c != target) \
+        if resolution.kind == "name-only" else ()
+    return describe(ctx, target, symbol, mode, resolution.kind, mode_resolution, chain, candidates)
+
+
+def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | None) -> Located | None:
+    """Resolve the name ``symbol`` written at ``path:line[:column]``."""
+    resolver = ctx.resolver
+    name = symbol.split(".")[-1]
+    view = resolver.view(path)
+    hits = [(i, r) for i, r in ctx.refs_on_line(path, line) if r.name == name]
+    if column is not None:
+        exact = [(i, r) for i, r in hits if r.column <= column < r.column + len(name)]
+        hits = exact or hits
+    if hits:
+        i, ref = hits[0]
+        return Located(resolver.resolve_reference(path, i), ref.usage, ref.line, ref.column)
+    for j, imp in enumerate(view.facts.imports):
+        spots = []
+        if imp.name == name and imp.name_line == line:
+            spots.append((imp.name_line, imp.name_column))
+        if imp.local == name and imp.line == line:
+            spots.append((imp.line, imp.column))
+        for spot_line, spot_column in spots:
+            if column is None or spot_column <= column < spot_column + len(name) or len(spots) == 1:
+                return Located(resolver.follow_import(path, j), "import", spot_line, spot_column)
+    for i, d in enumerate(view.facts.definitions):
+        if d.name == name and d.line == line and (column is None or d.column <= column < d.column + len(name)):
+            return Located(Resolution("found", Symbol(path, i), "scope"), "declaration", d.line, d.column)
+    return None
+
+
+def _implementation(ctx: QueryContext, target: Symbol) -> Symbol:
+    """For an overload signature or forward declaration, the body when the same file has one."""
+    d = ctx.resolver.definition(target)
+    if d is None or not d.declaration:
+        return target
+    for i, other in enumerate(ctx.resolver.view(target.path).facts.definitions):
+        if other.name == d.name and other.scope == d.scope and other.container == d.container \
+                and not other.declaration and other.kind == d.kind:
+            return Symbol(target.path, i)
+    return target
+
+
+def _declaration(ctx: QueryContext, target: Symbol) -> Symbol | None:
+    resolver = ctx.resolver
+    d = resolver.definition(target)
+    if d is None:
+        return None
+    if d.declaration:
+        return _first_overload(ctx, target)
+    defs = resolver.view(target.path).facts.definitions
+    for i, other in enumerate(defs):
+        if other.name == d.name and other.declaration and other.scope == d.scope and other.container == d.container:
+            return Symbol(target.path, i)
+    for stub_suffix, source_suffix in ((".pyi", ".py"), (".d.ts", ".ts"), (".h", ".c"), (".hpp", ".cpp")):
+        if target.path.endswith(source_suffix):
+            stub = target.path[: -len(source_suffix)] + stub_suffix
+            if ctx.index.has_file(stub):
+                found = _same_path_in(ctx, stub, ctx.qualified_path(target))
+                if found is not None:
+                    return found
+    return None
+
+
+def _first_overload(ctx: QueryContext, target: Symbol) -> Symbol:
+    d = ctx.resolver.definition(target)
+    for i, other in enumerate(ctx.resolver.view(target.path).facts.definitions):
+        if other.name == d.name and other.declaration and other.scope == d.scope and other.container == d.container:
+            return Symbol(target.path, i)
+    return target
+
+
+def _same_path_in(ctx: QueryContext, path: str, names: tuple[str, ...]) -> Symbol | None:
+    view = ctx.resolver.view(path)
+    if view is None or not names:
+        return None
+    container = -1
+    found = None
+    for name in names:
+        found = next((i for i, d in enumerate(view.facts.definitions)
+                      if d.name == name and d.container == container and d.kind != "parameter"), None)
+        if found is None:
+            return None
+        container = found
+    return Symbol(path, found)
+
+
+def _type_definition(ctx: QueryContext, target: Symbol) -> Symbol | None:
+    resolver = ctx.resolver
+    d = resolver.definition(target)
+    if d is None:
+        return None
+    if d.kind in CLASS_KINDS:
+        return target
+    if d.kind in ("function", "method", "constructor") and d.returns_span:
+        typed = resolver.type_of_annotation(target, d.returns_span, d.returns, 0)
+    else:
+        typed = resolver.type_of_definition(target)
+    if typed is None or typed.symbol is None or typed.kind == "module":
+        return None
+    return typed.symbol
+
+
+def _candidate(ctx: QueryContext, symbol: Symbol) -> dict:
+    d = ctx.resolver.definition(symbol)
+    if d is None:
+        return {"file": symbol.path, "line": 1, "column": 1, "kind": "module", "name": symbol.path}
+    return {"file": symbol.path, "line": d.line, "column": d.column, "kind": d.kind,
+            "name": ".".join(ctx.qualified_path(symbol))}
+
+
+def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "definition",
+             resolution: str = "scope", mode_resolution: str = "exact", chain: tuple = (),
+             candidates: tuple = ()) -> DefinitionResult:
+    """The full definition card of ``target``."""
+    resolver = ctx.resolver
+    view = resolver.view(target.path)
+    language = view.facts.language if view else None
+    if target.is_module:
+        name = target.path.rsplit("/", 1)[-1]
+        lines = ctx.source_lines(target.path) if view else []
+        doc = None
+        return DefinitionResult(
+            "found", symbol, mode, name=name, kind="module", language=language, file=target.path,
+            line=1, column=1, end_line=max(len(lines), 1), end_column=1, path=(name,),
+            qualified_name=target.path, code="\n".join(lines[:_CODE_LINES]) if lines else None, doc=doc,
+            exported=True, resolved_from=chain, resolution=resolution, mode_resolution=mode_resolution,
+            candidates=candidates,
+        )
+    d = resolver.definition(target)
+    defs = view.facts.definitions
+    lines = ctx.source_lines(target.path)
+    code_lines = lines[d.start_line - 1 : min(d.end_line, d.start_line - 1 + _CODE_LINES)]
+    code = "\n".join(code_lines)
+    if d.end_line - d.start_line + 1 > _CODE_LINES:
+        code += f"\n… ({d.end_line - d.start_line + 1 - _CODE_LINES} more lines)"
+    parameters = tuple(
+        {"name": p.name, "type": p.type, "default": p.default}
+        for p in defs if p.kind == "parameter" and d.own_scope >= 0 and p.scope == d.own_scope
+    )
+    members = ()
+    if d.kind in CLASS_KINDS or d.kind in ("namespace", "module", "impl"):
+        members = tuple(
+            {"name": m.name, "kind": m.kind, "signature": m.signature or m.type or ""}
+            for m in defs if m.container == target.index and m.kind != "parameter"
+        )[:_MEMBER_LIMIT]
+        seen = set()
+        members = tuple(m for m in members if not (m["name"] in seen or seen.add(m["name"])))
+    overloads = tuple(
+        {"signature": o.signature, "line": o.line, "file": target.path}
+        for i, o in enumerate(defs)
+        if i != target.index and o.name == d.name and o.scope == d.scope and o.container == d.container
+        and o.kind == d.kind and (o.declaration or "overload" in " ".join(o.decorators))
+    )
+    cell, line = ctx.cell_position(target.path, d.line)
+    _, end_line = ctx.cell_position(target.path, d.end_line)
+    path = ctx.qualified_path(target)
+    return DefinitionResult(
+        "found", symbol, mode, name=d.name, kind=d.kind, language=language, file=target.path,
+        line=line, column=d.column, end_line=end_line, end_column=d.end_column, cell=cell, path=path,
+        qualified_name=".".join(path), signature=d.signature or None, parameters=parameters,
+        returns=d.returns, generics=d.generics, modifiers=d.modifiers, decorators=d.decorators,
+        exported=d.exported, declaration=d.declaration, doc=d.doc, code=code,
+        resolved_from=chain, members=members, overloads=overloads, candidates=candidates,
+        resolution=resolution, mode_resolution=mode_resolution,
+    )

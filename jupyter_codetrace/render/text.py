@@ -1,0 +1,58 @@
+"""Plain text in the seed tools' formats (`Definition for NAME:` …), for terminals and agents."""
+
+from __future__ import annotations
+
+from ..results import DefinitionResult, ReferencesResult, SymbolsResult
+
+__all__ = ["render"]
+
+
+def render(result) -> str:
+    if isinstance(result, DefinitionResult):
+        return _definition(result)
+    if isinstance(result, ReferencesResult):
+        return _references(result)
+    if isinstance(result, SymbolsResult):
+        return _symbols(result)
+    raise TypeError(f"no text renderer for {type(result).__name__}")
+
+
+def _not_found(result) -> str:
+    lines = [f"{result.status}: {result.message}"]
+    return "\n".join(lines) + "\n"
+
+
+def _definition(r: DefinitionResult) -> str:
+    if r.status != "found":
+        return _not_found(r)
+    where = f"{r.file}:{r.line}:{r.column}" if r.cell is None else f"{r.file} cell {r.cell}:{r.line}:{r.column}"
+    lines = [f"Definition for {r.name}:", "", f"Defined in: {where}", ""]
+    if r.code:
+        lines += [r.code, ""]
+    lines.append(f"Type: {r.kind}")
+    if r.signature:
+        lines.append(f"Signature: {r.signature}")
+    lines.append(f"Exported: {'yes' if r.exported else 'no'}")
+    if r.mode_resolution == "fell_back_to_definition":
+        lines.append(f"Note: no {r.mode.replace('_', ' ')} found; this is the definition.")
+    if r.resolution == "name-only" and r.candidates:
+        lines.append("Resolved by name only; other candidates: "
+                     + ", ".join(f"{c['file']}:{c['line']}" for c in r.candidates))
+    return "\n".join(lines) + "\n"
+
+
+def _references(r: ReferencesResult) -> str:
+    if r.status != "found":
+        return _not_found(r)
+    lines = [f"References to {r.symbol}: {r.count} in {r.files} files "
+             f"(defined at {r.definition.file}:{r.definition.line}:{r.definition.column})"]
+    for ref in r.references:
+        lines.append(f"{ref.file}:{ref.line}:{ref.column} [{ref.usage}{', test' if ref.test else ''}] {ref.context}")
+    return "\n".join(lines) + "\n"
+
+
+def _symbols(r: SymbolsResult) -> str:
+    if r.status != "found":
+        return _not_found(r)
+    return "\n".join(f"{m.name} ({m.kind}) {m.file}:{m.line}" + (f" in {m.container}" if m.container else "")
+                     for m in r.matches) + "\n"

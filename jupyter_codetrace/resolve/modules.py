@@ -1,0 +1,84 @@
+"""Module specifiers -> files, through each language's ``resolve_module`` hook.
+
+The hooks ask questions about the project through ``ProjectModules`` (a ``ModuleContext``):
+which files and folders exist (from the index, not the disk, so answers match the facts),
+config files' contents, and the Python package roots.
+"""
+
+from __future__ import annotations
+
+import json
+import posixpath
+
+from ..languages import by_name
+from ..workspace import Workspace
+
+__all__ = ["ProjectModules"]
+
+
+class ProjectModules:
+    """Module resolution for one index generation (rebuilt when files change)."""
+
+    def __init__(self, index, workspace: Workspace):
+        self.index = index
+        self.workspace = workspace
+        self._roots: list[str] | None = None
+        self._json: dict[str, dict | None] = {}
+        self._text: dict[str, str | None] = {}
+        self._cache: dict[tuple[str, str, str], list[str]] = {}
+
+    # ---- ModuleContext ------------------------------------------------------------------
+    def is_file(self, rel: str) -> bool:
+        return self.index.has_file(rel)
+
+    def is_dir(self, rel: str) -> bool:
+        return self.index.has_dir(rel)
+
+    def read_text(self, rel: str) -> str | None:
+        if rel not in self._text:
+            try:
+                self._text[rel] = self.workspace.absolute(rel).read_text(encoding="utf-8", errors="replace")
+            except (OSError, ValueError):
+                self._text[rel] = None
+        return self._text[rel]
+
+    def read_json(self, rel: str) -> dict | None:
+        if rel not in self._json:
+            text = self.read_text(rel)
+            try:
+                value = json.loads(text) if text is not None else None
+            except ValueError:
+                value = None
+            self._json[rel] = value if isinstance(value, dict) else None
+        return self._json[rel]
+
+    def package_roots(self) -> list[str]:
+        """Folders Python imports start from: the root, ``src/``, and parents of top-level packages."""
+        if self._roots is None:
+            roots = {""}
+            if self.index.has_dir("src"):
+                roots.add("src")
+            for path in self.index.files():
+                if not path.endswith(("/__init__.py", "/__init__.pyi")):
+                    continue
+                package = posixpath.dirname(path)
+                parent = posixpath.dirname(package)
+                while parent and (self.index.has_file(parent + "/__init__.py") or self.index.has_file(parent + "/__init__.pyi")):
+                    package, parent = parent, posixpath.dirname(parent)
+                roots.add(parent)
+            self._roots = sorted(roots, key=lambda r: (r != "", r != "src", r))
+        return self._roots
+
+    # ---- resolution -------------------------------------------------------------------
+    def resolve(self, spec: str, importer: str, language: str) -> list[str]:
+        """Root-relative files (a trailing ``/`` marks a namespace-package folder) ``spec`` names."""
+        key = (spec, importer, language)
+        found = self._cache.get(key)
+        if found is None:
+            hook_language = "python" if language == "notebook" else language
+            try:
+                hook = by_name(hook_language).resolve_module
+            except KeyError:
+                return []
+            found = self._cache[key] = hook(spec, importer, self)
+        return found

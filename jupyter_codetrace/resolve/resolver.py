@@ -1,0 +1,467 @@
+"""Reference -> Resolution: lexical scopes, imports and re-exports, members and inferred types.
+
+The only cross-file stage. It never branches on a language's name: what differs between
+languages comes from the facts and from ``LanguageSpec`` hooks. Results are cached for one
+index generation (any file change starts a new one).
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+from dataclasses import dataclass, field
+
+from ..facts import Definition, FileFacts
+from ..languages import by_name
+from ..languages.spec import LanguageSpec
+from .modules import ProjectModules
+
+__all__ = ["Resolver", "Resolution", "Symbol", "CLASS_KINDS", "MEMBER_OWNER_KINDS"]
+
+CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type"})
+MEMBER_OWNER_KINDS = CLASS_KINDS | {"impl", "namespace", "module"}
+_VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "parameter", "enum_member"})
+_CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+_MAX_DEPTH = 24          # import chains and inference steps; deeper is almost surely a cycle
+_MAX_CANDIDATES = 8
+_END = 1 << 60           # "after everything": what a module finally binds
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A definition (``index`` into the file's definitions) or a whole module (``index == -1``)."""
+
+    path: str
+    index: int = -1
+
+    @property
+    def is_module(self) -> bool:
+        return self.index < 0
+
+
+@dataclass(slots=True)
+class Resolution:
+    status: str                                     # found | builtin | unresolved | not_found
+    target: Symbol | None = None
+    kind: str = "scope"                             # scope | import | member | inferred | name-only
+    candidates: list[Symbol] = field(default_factory=list)
+    resolved_from: list[tuple[str, str]] = field(default_factory=list)
+    via: str | None = None                          # the import an unresolved name came through
+
+    def with_chain(self, step: tuple[str, str]) -> "Resolution":
+        return Resolution(self.status, self.target, "import" if self.kind == "scope" else self.kind,
+                          self.candidates, [step] + self.resolved_from, self.via)
+
+
+_UNKNOWN = Resolution("not_found")
+
+
+@dataclass(frozen=True, slots=True)
+class _Type:
+    kind: str            # instance | class | module | builtin | super
+    symbol: Symbol | None = None
+
+
+class _FileView:
+    """A file's facts with the lookup tables resolution needs, built once per generation."""
+
+    __slots__ = ("facts", "spec", "bindings", "stars", "ref_starts", "members")
+
+    def __init__(self, facts: FileFacts, spec: LanguageSpec):
+        self.facts, self.spec = facts, spec
+        bindings: dict[int, dict[str, list]] = {}
+        members: dict[int, dict[str, list[int]]] = {}
+        for i, d in enumerate(facts.definitions):
+            if d.scope >= 0:
+                bindings.setdefault(d.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i))
+            if d.container >= 0 and d.kind != "parameter":
+                members.setdefault(d.container, {}).setdefault(d.name, []).append(i)
+        stars: dict[int, list[int]] = {}
+        for j, imp in enumerate(facts.imports):
+            if imp.kind == "star":
+                stars.setdefault(imp.scope, []).append(j)
+            elif imp.local:
+                bindings.setdefault(imp.scope, {}).setdefault(imp.local, []).append((imp.start_byte, "i", j))
+        for table in bindings.values():
+            for entries in table.values():
+                entries.sort()
+        self.bindings, self.stars, self.members = bindings, stars, members
+        self.ref_starts = [r.start_byte for r in facts.references]
+
+
+class Resolver:
+    """Resolves references of one index generation."""
+
+    def __init__(self, index, workspace):
+        self.index = index
+        self.modules = ProjectModules(index, workspace)
+        self._views: dict[str, _FileView | None] = {}
+        self._resolved: dict[tuple[str, int], Resolution] = {}
+        self._members: dict[tuple[Symbol, str], Resolution] = {}
+
+    # ------------------------------------------------------------------ files
+    def view(self, path: str) -> _FileView | None:
+        if path not in self._views:
+            facts = self.index.facts(path)
+            if facts is None:
+                self._views[path] = None
+            else:
+                language = "python" if facts.language == "notebook" else facts.language
+                self._views[path] = _FileView(facts, by_name(language))
+        return self._views[path]
+
+    def definition(self, symbol: Symbol) -> Definition | None:
+        view = self.view(symbol.path)
+        if view is None or symbol.index < 0 or symbol.index >= len(view.facts.definitions):
+            return None
+        return view.facts.definitions[symbol.index]
+
+    # ------------------------------------------------------------------ references
+    def resolve_reference(self, path: str, ref_index: int) -> Resolution:
+        key = (path, ref_index)
+        cached = self._resolved.get(key)
+        if cached is None:
+            self._resolved[key] = _UNKNOWN  # a cycle through this reference resolves to nothing
+            cached = self._resolved[key] = self._resolve_reference(path, ref_index, 0)
+        return cached
+
+    def _resolve_reference(self, path: str, ref_index: int, depth: int) -> Resolution:
+        view = self.view(path)
+        ref = view.facts.references[ref_index]
+        spec = view.spec
+        if ref.receiver is False:
+            if ref.name in spec.this_keywords:
+                cls = self.enclosing_class(path, ref.container)
+                if cls is not None:
+                    return Resolution("found", cls, "member")
+            return self.resolve_name(path, ref.scope, ref.name, ref.start_byte, depth)
+        if ref.receiver == ("b",):
+            return Resolution("builtin")
+        owner = self.infer(path, ref.receiver, depth + 1)
+        return self._member_of(owner, ref.name, path, depth)
+
+    def _member_of(self, owner: _Type | None, name: str, path: str, depth: int) -> Resolution:
+        if owner is None:
+            return self.name_only(name, path, members=True)
+        if owner.kind == "builtin":
+            return Resolution("builtin")
+        if owner.kind == "module":
+            found = self.module_member(owner.symbol.path, name, depth + 1)
+            if found.status == "found":
+                return Resolution("found", found.target, "member", found.candidates, found.resolved_from)
+            return found if found.status != "not_found" else self.name_only(name, path, members=True)
+        start_after_self = owner.kind == "super"
+        found = self.class_member(owner.symbol, name, skip_self=start_after_self)
+        if found is not None:
+            return Resolution("found", found, "member")
+        return self.name_only(name, path, members=True, external_base=self._has_external_base(owner.symbol))
+
+    # ------------------------------------------------------------------ lexical names
+    def resolve_name(self, path: str, scope: int, name: str, at: int, depth: int = 0) -> Resolution:
+        view = self.view(path)
+        if view is None:
+            return Resolution("not_found")
+        facts, spec = view.facts, view.spec
+        first = True
+        s = scope
+        while s >= 0:
+            sc = facts.scopes[s]
+            if name in sc.globals:
+                s, first = 0, False
+                continue
+            if name in sc.nonlocals:
+                s, first = sc.parent, False
+                continue
+            if sc.kind == "class" and not first and not spec.class_scope_encloses:
+                s = sc.parent
+                continue
+            entries = view.bindings.get(s, {}).get(name)
+            if entries:
+                binding = _nearest(entries, at)
+                return self._binding(path, binding, depth, "scope")
+            for j in view.stars.get(s, ()):
+                found = self._via_star(path, j, name, depth)
+                if found is not None:
+                    return found
+            first = False
+            s = sc.parent if s > 0 else -1
+        if name in spec.builtins:
+            return Resolution("builtin")
+        return self.name_only(name, path, members=False)
+
+    def _binding(self, path: str, binding: tuple, depth: int, kind: str) -> Resolution:
+        _, what, index = binding
+        if what == "d":
+            return Resolution("found", Symbol(path, index), kind)
+        return self.follow_import(path, index, depth)
+
+    def _via_star(self, path: str, import_index: int, name: str, depth: int) -> Resolution | None:
+        view = self.view(path)
+        imp = view.facts.imports[import_index]
+        for target in self.modules.resolve(imp.module, path, view.facts.language):
+            found = self.module_member(target, name, depth + 1, star=True)
+            if found.status == "found":
+                return found.with_chain((path, imp.statement))
+        return None
+
+    # ------------------------------------------------------------------ imports
+    def follow_import(self, path: str, import_index: int, depth: int = 0) -> Resolution:
+        view = self.view(path)
+        imp = view.facts.imports[import_index]
+        step = (path, imp.statement)
+        if depth > _MAX_DEPTH:
+            return Resolution("unresolved", via=imp.statement)
+        module = imp.module
+        if imp.kind == "dotted":
+            module = imp.module.split(".")[0]
+        targets = self.modules.resolve(module, path, view.facts.language)
+        if not targets:
+            return Resolution("unresolved", via=imp.statement)
+        if imp.kind in ("dotted", "module", "namespace"):
+            return Resolution("found", Symbol(targets[0].rstrip("/")), "import", resolved_from=[step])
+        name = "default" if imp.kind == "default" else imp.name
+        if not name:
+            return Resolution("found", Symbol(targets[0].rstrip("/")), "import", resolved_from=[step])
+        for target in targets:
+            found = self.module_member(target, name, depth + 1)
+            if found.status == "found":
+                return found.with_chain(step)
+            if found.status in ("builtin", "unresolved"):
+                return Resolution(found.status, via=found.via or imp.statement,
+                                  resolved_from=[step] + found.resolved_from)
+        return Resolution("unresolved", via=imp.statement, resolved_from=[step])
+
+    def module_member(self, module_path: str, name: str, depth: int = 0, star: bool = False) -> Resolution:
+        """``name`` as seen by an importer of the module at ``module_path``."""
+        if depth > _MAX_DEPTH:
+            return Resolution("not_found")
+        if module_path.endswith("/"):  # a namespace package: only submodules
+            return self._submodule(module_path.rstrip("/"), name)
+        view = self.view(module_path)
+        if view is None:
+            return Resolution("not_found")
+        facts, spec = view.facts, view.spec
+        if star and facts.all_names is not None and name not in facts.all_names:
+            return Resolution("not_found")
+        for export in facts.exports:
+            if export.kind == "named" and export.exported_as == name:
+                step = (module_path, export.statement)
+                if export.module is not None:
+                    for target in self.modules.resolve(export.module, module_path, facts.language):
+                        found = self.module_member(target, export.name, depth + 1)
+                        if found.status == "found":
+                            return found.with_chain(step)
+                    return Resolution("unresolved", via=export.statement)
+                found = self.resolve_name(module_path, 0, export.name, _END, depth + 1)
+                if found.status == "found" and found.kind == "scope":
+                    return Resolution("found", found.target, "import")
+                return found
+            if export.kind == "namespace" and export.exported_as == name and export.module:
+                targets = self.modules.resolve(export.module, module_path, facts.language)
+                if targets:
+                    return Resolution("found", Symbol(targets[0].rstrip("/")), "import",
+                                      resolved_from=[(module_path, export.statement)])
+            if export.kind == "default" and name == "default":
+                if export.name:
+                    found = self.resolve_name(module_path, 0, export.name, _END, depth + 1)
+                    if found.status == "found":
+                        return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
+                if export.value is not None:
+                    typed = self.infer(module_path, export.value, depth + 1)
+                    if typed is not None and typed.symbol is not None:
+                        return Resolution("found", typed.symbol, "import")
+        entries = view.bindings.get(0, {}).get(name)
+        if entries:
+            chosen = None
+            for entry in reversed(entries):  # what the module ends up binding
+                if entry[1] == "i" or spec.top_level_is_exported or facts.definitions[entry[2]].exported:
+                    chosen = entry
+                    break
+            if chosen is not None:
+                found = self._binding(module_path, chosen, depth + 1, "scope")
+                return found if found.kind != "scope" else Resolution("found", found.target, "import")
+        for export in facts.exports:
+            if export.kind == "star" and export.module:
+                for target in self.modules.resolve(export.module, module_path, facts.language):
+                    found = self.module_member(target, name, depth + 1, star=True)
+                    if found.status == "found":
+                        return found.with_chain((module_path, export.statement))
+        for j in view.stars.get(0, ()):
+            found = self._via_star(module_path, j, name, depth + 1)
+            if found is not None:
+                return found
+        base = module_path.rsplit("/", 1)[0] if "/" in module_path else ""
+        if module_path.endswith(("__init__.py", "__init__.pyi")):
+            return self._submodule(base, name)
+        return Resolution("not_found")
+
+    def _submodule(self, package: str, name: str) -> Resolution:
+        prefix = f"{package}/" if package else ""
+        for candidate in (f"{prefix}{name}.py", f"{prefix}{name}/__init__.py", f"{prefix}{name}.pyi"):
+            if self.index.has_file(candidate):
+                return Resolution("found", Symbol(candidate), "import")
+        if self.index.has_dir(f"{prefix}{name}"):
+            return Resolution("found", Symbol(f"{prefix}{name}"), "import")
+        return Resolution("not_found")
+
+    # ------------------------------------------------------------------ members and types
+    def enclosing_class(self, path: str, container: int) -> Symbol | None:
+        view = self.view(path)
+        defs = view.facts.definitions
+        while container >= 0:
+            if defs[container].kind in CLASS_KINDS:
+                return Symbol(path, container)
+            container = defs[container].container
+        return None
+
+    def class_member(self, cls: Symbol, name: str, skip_self: bool = False) -> Symbol | None:
+        for klass in self.mro(cls)[1 if skip_self else 0:]:
+            view = self.view(klass.path)
+            indices = view.members.get(klass.index, {}).get(name) if view else None
+            if indices:
+                defs = view.facts.definitions
+                # A member declared in the class body beats one assigned in a method.
+                best = min(indices, key=lambda i: (defs[i].scope < 0, defs[i].declaration, i))
+                return Symbol(klass.path, best)
+        return None
+
+    def mro(self, cls: Symbol) -> list[Symbol]:
+        order: list[Symbol] = []
+        stack = [cls]
+        while stack and len(order) < 64:
+            klass = stack.pop(0)
+            if klass in order:
+                continue
+            order.append(klass)
+            d = self.definition(klass)
+            if d is None:
+                continue
+            for token in d.extends + d.implements:
+                base = self.infer(klass.path, token, 1)
+                if base is not None and base.symbol is not None and base.kind in ("class", "instance") \
+                        and not base.symbol.is_module:
+                    stack.append(base.symbol)
+        return order
+
+    def _has_external_base(self, cls: Symbol | None) -> bool:
+        d = self.definition(cls) if cls else None
+        return bool(d and len(self.mro(cls)) <= len(d.extends))
+
+    def infer(self, path: str, token, depth: int = 0) -> _Type | None:
+        """The type of an expression token, when it can be known."""
+        if token is None or token is False or depth > _MAX_DEPTH:
+            return None
+        if token == ("b",):
+            return _Type("builtin")
+        kind, index = token
+        view = self.view(path)
+        ref = view.facts.references[index]
+        spec = view.spec
+        if kind == "r" and ref.receiver is False and ref.name in spec.this_keywords:
+            cls = self.enclosing_class(path, ref.container)
+            return _Type("instance", cls) if cls else None
+        if ref.receiver is False and ref.name in spec.super_names:
+            cls = self.enclosing_class(path, ref.container)
+            return _Type("super", cls) if cls else None
+        resolution = self.resolve_reference(path, index)
+        if resolution.status == "builtin":
+            return _Type("builtin") if kind != "r" else None
+        if resolution.status != "found" or resolution.kind == "name-only":
+            return None
+        target = resolution.target
+        if target.is_module:
+            return _Type("module", target) if kind == "r" else None
+        d = self.definition(target)
+        if d is None:
+            return None
+        if kind in ("c", "n"):
+            if d.kind in CLASS_KINDS:
+                return _Type("instance", target)
+            if d.kind == "constructor":
+                cls = self.enclosing_class(target.path, d.container)
+                return _Type("instance", cls) if cls else None
+            if d.kind in _CALLABLE_KINDS and d.returns_span:
+                return self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
+            return None
+        return self.type_of_definition(target, depth + 1)
+
+    def type_of_definition(self, symbol: Symbol, depth: int = 0) -> _Type | None:
+        d = self.definition(symbol)
+        if d is None or depth > _MAX_DEPTH:
+            return None
+        if d.kind in CLASS_KINDS:
+            return _Type("class", symbol)
+        view = self.view(symbol.path)
+        if d.kind == "parameter" and d.name in view.spec.self_names:
+            owner = self.definition(Symbol(symbol.path, d.container)) if d.container >= 0 else None
+            if owner is not None and owner.kind in ("method", "constructor", "property"):
+                first_param = next((i for i, p in enumerate(view.facts.definitions)
+                                    if p.kind == "parameter" and p.scope == owner.own_scope), None)
+                cls = self.enclosing_class(symbol.path, owner.container)
+                if cls is not None and first_param == symbol.index:
+                    is_class = "classmethod" in owner.decorators or d.name == "cls"
+                    return _Type("class" if is_class else "instance", cls)
+        if d.type_span:
+            typed = self.type_of_annotation(symbol, d.type_span, d.type, depth + 1)
+            if typed is not None:
+                return typed
+        if d.kind == "property" and d.returns_span:
+            return self.type_of_annotation(symbol, d.returns_span, d.returns, depth + 1)
+        if d.value is not None:
+            return self.infer(symbol.path, d.value, depth + 1)
+        return None
+
+    def type_of_annotation(self, symbol: Symbol, span: tuple[int, int], text: str | None, depth: int) -> _Type | None:
+        view = self.view(symbol.path)
+        refs = view.facts.references
+        start = bisect_left(view.ref_starts, span[0])
+        end = bisect_right(view.ref_starts, span[1])
+        for i in range(start, end):
+            if refs[i].receiver is not False and refs[i].receiver is not None:
+                continue
+            found = self.resolve_reference(symbol.path, i)
+            if found.status == "found" and not found.target.is_module:
+                d = self.definition(found.target)
+                if d is not None and d.kind in CLASS_KINDS:
+                    # A member access `mod.Class` resolves on its last name: keep looking for it.
+                    j = i + 1
+                    while j < end and refs[j].receiver not in (False, None) and refs[j].receiver[1:] == (i,):
+                        i = j
+                        j += 1
+                    return _Type("instance", found.target)
+        if text:
+            bare = text.strip().strip("\"'")
+            if bare.isidentifier() and bare != text.strip():
+                d = self.definition(symbol)
+                found = self.resolve_name(symbol.path, d.scope if d.scope >= 0 else 0, bare, d.start_byte, depth)
+                if found.status == "found" and not found.target.is_module:
+                    target = self.definition(found.target)
+                    if target is not None and target.kind in CLASS_KINDS:
+                        return _Type("instance", found.target)
+        return None
+
+    # ------------------------------------------------------------------ name-only fallback
+    def name_only(self, name: str, from_path: str, members: bool, external_base: bool = False) -> Resolution:
+        """No resolution: the same-named definitions, best first, honestly labelled."""
+        candidates: list[Symbol] = []
+        for path in sorted(self.index.defined_in.get(name, ()), key=lambda p: (p != from_path, p)):
+            view = self.view(path)
+            if view is None:
+                continue
+            defs = view.facts.definitions
+            for i, d in enumerate(defs):
+                if d.name != name or d.kind == "parameter":
+                    continue
+                is_member = d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS
+                if members and is_member or not members and d.scope == 0:
+                    candidates.append(Symbol(path, i))
+            if len(candidates) >= _MAX_CANDIDATES * 4:
+                break
+        if not candidates:
+            return Resolution("unresolved" if members or external_base else "not_found")
+        return Resolution("found", candidates[0], "name-only", candidates[:_MAX_CANDIDATES])
+
+
+def _nearest(entries: list, at: int):
+    """The binding in effect at byte ``at``: the last one before it, else the first after it."""
+    i = bisect_right(entries, (at, "~", 1 << 62)) - 1
+    return entries[i] if i >= 0 else entries[0]

@@ -1,0 +1,212 @@
+"""Result objects: plain frozen dataclasses with ``to_dict`` and the display protocol.
+
+Queries build them; ``render/`` turns them into text. Not-found answers are results with a
+not-found ``status`` and a ``message`` that says what *was* there (``suggestions``).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+__all__ = [
+    "NOT_FOUND_STATUSES", "Location", "DefinitionResult", "Reference", "ReferencesResult",
+    "SymbolMatch", "SymbolsResult",
+]
+
+NOT_FOUND_STATUSES = ("file_not_indexed", "reference_not_found", "symbol_not_found", "unresolved",
+                      "builtin", "no_path", "same_symbol")
+
+
+@dataclass(frozen=True)
+class Location:
+    file: str
+    line: int
+    column: int
+    kind: str | None = None
+    name: str | None = None
+    cell: int | None = None
+
+    def to_dict(self) -> dict:
+        data = {"file": self.file, "line": self.line, "column": self.column}
+        if self.kind is not None:
+            data["kind"] = self.kind
+        if self.name is not None:
+            data["name"] = self.name
+        if self.cell is not None:
+            data["cell"] = self.cell
+        return data
+
+
+class _Displayable:
+    """The display protocol shared by every result."""
+
+    def to_markdown(self) -> str:
+        from .render import markdown
+
+        return markdown.render(self)
+
+    def to_text(self) -> str:
+        from .render import text
+
+        return text.render(self)
+
+    def _repr_markdown_(self) -> str:
+        return self.to_markdown()
+
+    def __str__(self) -> str:
+        return self.to_text()
+
+    @property
+    def found(self) -> bool:
+        return self.status == "found"
+
+
+@dataclass(frozen=True)
+class DefinitionResult(_Displayable):
+    status: str
+    symbol: str
+    mode: str = "definition"
+    message: str | None = None
+    suggestions: tuple[dict, ...] = ()
+    name: str | None = None
+    kind: str | None = None
+    language: str | None = None
+    file: str | None = None
+    line: int | None = None
+    column: int | None = None
+    end_line: int | None = None
+    end_column: int | None = None
+    cell: int | None = None
+    path: tuple[str, ...] = ()
+    qualified_name: str | None = None
+    signature: str | None = None
+    parameters: tuple[dict, ...] = ()
+    returns: str | None = None
+    generics: str | None = None
+    modifiers: tuple[str, ...] = ()
+    decorators: tuple[str, ...] = ()
+    exported: bool | None = None
+    declaration: bool = False
+    doc: str | None = None
+    code: str | None = None
+    resolved_from: tuple[dict, ...] = ()
+    members: tuple[dict, ...] = ()
+    overloads: tuple[dict, ...] = ()
+    candidates: tuple[dict, ...] = ()
+    resolution: str | None = None
+    mode_resolution: str | None = None
+
+    def to_dict(self) -> dict:
+        data = {"status": self.status, "symbol": self.symbol, "mode": self.mode}
+        if self.status != "found":
+            data["message"] = self.message
+            data["suggestions"] = [dict(s) for s in self.suggestions]
+            if self.resolved_from:
+                data["resolved_from"] = [dict(s) for s in self.resolved_from]
+            if self.candidates:
+                data["candidates"] = [dict(c) for c in self.candidates]
+            return data
+        data.update({
+            "name": self.name, "kind": self.kind, "language": self.language, "file": self.file,
+            "line": self.line, "column": self.column, "end_line": self.end_line,
+            "end_column": self.end_column, "path": list(self.path), "qualified_name": self.qualified_name,
+            "signature": self.signature, "parameters": [dict(p) for p in self.parameters],
+            "returns": self.returns, "generics": self.generics, "modifiers": list(self.modifiers),
+            "decorators": list(self.decorators), "exported": self.exported,
+            "declaration": self.declaration, "doc": self.doc, "code": self.code,
+            "resolved_from": [dict(s) for s in self.resolved_from],
+            "members": [dict(m) for m in self.members], "overloads": [dict(o) for o in self.overloads],
+            "candidates": [dict(c) for c in self.candidates], "resolution": self.resolution,
+            "mode_resolution": self.mode_resolution,
+        })
+        if self.cell is not None:
+            data["cell"] = self.cell
+        if self.message:
+            data["message"] = self.message
+        return data
+
+
+@dataclass(frozen=True)
+class Reference:
+    file: str
+    line: int
+    column: int
+    usage: str
+    test: bool
+    context: str
+    resolution: str
+    cell: int | None = None
+
+    def to_dict(self) -> dict:
+        data = {"file": self.file, "line": self.line, "column": self.column, "usage": self.usage,
+                "test": self.test, "context": self.context, "resolution": self.resolution}
+        if self.cell is not None:
+            data["cell"] = self.cell
+        return data
+
+
+@dataclass(frozen=True)
+class ReferencesResult(_Displayable):
+    status: str
+    symbol: str
+    message: str | None = None
+    suggestions: tuple[dict, ...] = ()
+    definition: Location | None = None
+    references: tuple[Reference, ...] = ()
+    re_exports: tuple[dict, ...] = ()
+
+    @property
+    def count(self) -> int:
+        return len(self.references)
+
+    @property
+    def files(self) -> int:
+        return len({r.file for r in self.references})
+
+    def to_dict(self) -> dict:
+        data = {"status": self.status, "symbol": self.symbol}
+        if self.status != "found":
+            data["message"] = self.message
+            data["suggestions"] = [dict(s) for s in self.suggestions]
+            return data
+        data.update({
+            "definition": self.definition.to_dict() if self.definition else None,
+            "count": self.count, "files": self.files,
+            "references": [r.to_dict() for r in self.references],
+            "re_exports": [dict(e) for e in self.re_exports],
+        })
+        return data
+
+
+@dataclass(frozen=True)
+class SymbolMatch:
+    name: str
+    kind: str
+    file: str
+    line: int
+    column: int
+    container: str | None
+    signature: str | None
+    score: float
+    exported: bool
+
+    def to_dict(self) -> dict:
+        return {"name": self.name, "kind": self.kind, "file": self.file, "line": self.line,
+                "column": self.column, "container": self.container, "signature": self.signature,
+                "score": round(self.score, 1), "exported": self.exported}
+
+
+@dataclass(frozen=True)
+class SymbolsResult(_Displayable):
+    status: str
+    query: str
+    matches: tuple[SymbolMatch, ...] = field(default_factory=tuple)
+    message: str | None = None
+    truncated: bool = False
+
+    def to_dict(self) -> dict:
+        data = {"status": self.status, "query": self.query, "count": len(self.matches),
+                "truncated": self.truncated, "symbols": [m.to_dict() for m in self.matches]}
+        if self.message:
+            data["message"] = self.message
+        return data
