@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import os
 import posixpath
+import re
 from pathlib import Path
 from typing import Sequence
 
@@ -23,7 +24,7 @@ from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
 
 from .errors import InvalidRequest
 
-__all__ = ["Workspace", "is_test_file", "VENDORED_DIRS", "IGNORE_FILES"]
+__all__ = ["Workspace", "IgnoreRules", "is_test_file", "VENDORED_DIRS", "IGNORE_FILES"]
 
 #: Folder names never indexed, wherever they appear. They hold dependencies, VCS data or
 #: build output: indexing them would drown the project's own symbols in copies and vendored code.
@@ -43,8 +44,12 @@ class Workspace:
     ``root`` is resolved (symlinks followed) once, so that containment checks compare real
     paths. ``exclude`` takes extra gitignore-syntax patterns, applied after the ignore files.
 
-    The ignore files are read when the workspace is created; :meth:`refresh_ignores` re-reads
-    them when they changed on disk (``index.discover`` calls it before every walk, so a query
+    Ignoring follows git: a folder that is ignored is not entered, so a file under it cannot be
+    re-included by a later ``!pattern`` (``build/`` then ``!build/keep.py`` keeps ``keep.py``
+    ignored, as ``git status`` does).
+
+    The ignore files are read on first use; :meth:`refresh_ignores` re-reads them when they
+    changed on disk (``index.discover`` calls it before every walk, so a query
     always sees the current rules without ``is_ignored`` paying for two ``stat`` calls per path).
     """
 
@@ -71,12 +76,11 @@ class Workspace:
         bad = [pattern for pattern in self.exclude if not _valid_pattern(pattern)]
         if bad:
             raise InvalidRequest(f"invalid exclude pattern {bad[0]!r}", field="exclude")
+        # Ignore files are read on first use, not here: indexer worker processes build a
+        # Workspace per file only to read it, and must not pay for compiling patterns.
         self._ignore_signature: tuple | None = None
-        self.ignore_spec: GitIgnoreSpec | None = None
-        #: Messages about ignore-file lines that were dropped because they are not valid
-        #: gitignore patterns (git silently skips those too); the indexer can surface them.
-        self.ignore_warnings: list[str] = []
-        self.refresh_ignores()
+        self._ignore_rules: IgnoreRules | None = None
+        self._ignore_warnings: list[str] = []
 
     def __repr__(self) -> str:
         return f"Workspace({self._root_str!r})"
@@ -136,6 +140,20 @@ class Workspace:
 
     # -- ignore rules ----------------------------------------------------------------------
 
+    @property
+    def ignore_rules(self) -> IgnoreRules | None:
+        """The compiled ignore patterns, or None when there are none (the common fast case)."""
+        if self._ignore_signature is None:
+            self.refresh_ignores()
+        return self._ignore_rules
+
+    @property
+    def ignore_warnings(self) -> list[str]:
+        """Ignore-file lines dropped as invalid patterns (git skips them too), for IndexStats."""
+        if self._ignore_signature is None:
+            self.refresh_ignores()
+        return list(self._ignore_warnings)
+
     def refresh_ignores(self) -> bool:
         """Re-read the root's ignore files if they changed; True when the rules changed."""
         texts = []
@@ -173,8 +191,8 @@ class Workspace:
         lines.extend(self.exclude)
         # Only comments/blank lines -> no spec, so the hot path can skip matching altogether.
         meaningful = [ln for ln in lines if ln.strip() and not ln.lstrip().startswith("#")]
-        self.ignore_spec = GitIgnoreSpec.from_lines(lines) if meaningful else None
-        self.ignore_warnings = warnings
+        self._ignore_rules = IgnoreRules(lines) if meaningful else None
+        self._ignore_warnings = warnings
         self._ignore_signature = sig
         return True
 
@@ -193,10 +211,130 @@ class Workspace:
         for part in folders:
             if part in VENDORED_DIRS:
                 return True
-        spec = self.ignore_spec
-        if spec is None:
+        rules = self.ignore_rules
+        if rules is None:
             return False
-        return spec.match_file(rel + "/" if is_dir else rel)
+        # Each folder on the way down, then the entry: the same order and checks as the walk in
+        # index/discover.py, so both always agree.
+        prefix = ""
+        for part in parts[:-1]:
+            prefix += part
+            if rules.matches_entry(prefix, part, True):
+                return True
+            prefix += "/"
+        return rules.matches_entry(rel, parts[-1], is_dir)
+
+
+class IgnoreRules:
+    """Compiled gitignore-syntax patterns, answering "is this one walk entry ignored?" fast.
+
+    The answer itself comes from pathspec's :class:`~pathspec.GitIgnoreSpec` (negation,
+    ``dir/`` patterns, ``**``, escapes). But pathspec tries every pattern's regex in turn: with
+    GitHub's 70-pattern Python ``.gitignore`` that cost 60 us per path, 420 ms for a 7,000-file
+    walk on the reference VM. Most entries match no pattern at all, so a cheap test first asks
+    whether any *ignoring* (non-``!``) pattern could match; only then is pathspec asked. Bare
+    names (``__pycache__/``) become a set lookup, ``*.ext`` a suffix test, the other
+    single-segment patterns one combined regex on the entry's name, and the rest one combined
+    regex on the whole path. That brought the same walk to within a few ms of having no
+    ``.gitignore`` at all.
+
+    The name-only tests assume the folders above the entry were already found not ignored,
+    which is how both the walk and :meth:`Workspace.is_ignored` proceed.
+    """
+
+    def __init__(self, lines: Sequence[str]):
+        self.spec: GitIgnoreSpec = GitIgnoreSpec.from_lines(lines)
+        file_names: set[str] = set()
+        dir_names: set[str] = set()
+        file_suffixes: list[str] = []
+        dir_suffixes: list[str] = []
+        file_name_rx: list[str] = []
+        dir_name_rx: list[str] = []
+        path_rx: list[str] = []
+        for pattern in self.spec.patterns:
+            if pattern.include is not True:
+                continue  # negations and no-ops can never make an entry ignored
+            regex = pattern.regex.pattern if pattern.regex is not None else None
+            text = getattr(pattern, "pattern", None)
+            if not isinstance(regex, str) or not regex.startswith("^"):
+                # Not a shape this prefilter understands: ask pathspec for every entry.
+                self._always_exact = True
+                break
+            body = _drop_group_names(regex[1:])
+            segment = _single_segment(text, regex)
+            if segment is None:
+                path_rx.append(body)
+                continue
+            name, dir_only = segment
+            if _LITERAL.fullmatch(name) and name not in (".", ".."):
+                dir_names.add(name)
+                if not dir_only:
+                    file_names.add(name)
+            elif name.startswith("*") and _LITERAL.fullmatch(name[1:]):
+                dir_suffixes.append(name[1:])
+                if not dir_only:
+                    file_suffixes.append(name[1:])
+            else:
+                in_segment = _drop_group_names(regex[len(_ANY_FOLDER):])
+                dir_name_rx.append(in_segment)
+                if not dir_only:
+                    file_name_rx.append(in_segment)
+        else:
+            self._always_exact = False
+        self._file_names = frozenset(file_names)
+        self._dir_names = frozenset(dir_names)
+        self._file_suffixes = tuple(file_suffixes)
+        self._dir_suffixes = tuple(dir_suffixes)
+        self._file_name_rx = _alternation(file_name_rx)
+        self._dir_name_rx = _alternation(dir_name_rx)
+        self._path_rx = _alternation(path_rx)
+
+    def matches_entry(self, rel: str, name: str, is_dir: bool) -> bool:
+        """Whether the entry ``rel`` (last segment ``name``) is ignored, its folders not being."""
+        if is_dir:
+            rel += "/"
+            if not self._always_exact and not (
+                    name in self._dir_names
+                    or name.endswith(self._dir_suffixes)
+                    or (self._dir_name_rx is not None and self._dir_name_rx(name + "/"))
+                    or (self._path_rx is not None and self._path_rx(rel))):
+                return False
+        elif not self._always_exact and not (
+                name in self._file_names
+                or name.endswith(self._file_suffixes)
+                or (self._file_name_rx is not None and self._file_name_rx(name))
+                or (self._path_rx is not None and self._path_rx(rel))):
+            return False
+        return bool(self.spec.match_file(rel))
+
+
+# pathspec writes an unanchored pattern ("foo", "*.so", "build/") as this prefix + the segment.
+_ANY_FOLDER = "^(?:.+/)?"
+# Characters that stand for themselves in a gitignore pattern and in a file name.
+_LITERAL = re.compile(r"[\w.\-+@=,~%$]+")
+
+
+def _single_segment(text: object, regex: str) -> tuple[str, bool] | None:
+    """(name pattern, directory-only) for a pattern matching one path segment at any depth, or
+    None for anything else (anchored, several segments, unusual text)."""
+    if not isinstance(text, str) or not regex.startswith(_ANY_FOLDER):
+        return None
+    body = text[:-1] if text.endswith("/") else text
+    if not body or "/" in body or body.startswith("!"):
+        return None
+    return body, text.endswith("/")
+
+
+def _drop_group_names(regex: str) -> str:
+    # Alternatives may not repeat a group name; the groups only matter to pathspec's own pass.
+    return re.sub(r"\(\?P<\w+>", "(?:", regex)
+
+
+def _alternation(bodies: list[str]):
+    """One compiled ``match`` over all bodies (each anchored at the start), or None."""
+    if not bodies:
+        return None
+    return re.compile("|".join(f"(?:{body})" for body in bodies)).match
 
 
 def _valid_pattern(line: str) -> bool:

@@ -102,9 +102,9 @@ def discover(workspace: Workspace,
     first if they changed.
     """
     workspace.refresh_ignores()
-    spec = workspace.ignore_spec
+    rules = workspace.ignore_rules
     # Bound methods and constants in locals: this loop runs once per directory entry.
-    match = spec.match_file if spec is not None else None
+    ignored = rules.matches_entry if rules is not None else None
     vendored = VENDORED_DIRS
     max_size = workspace.max_file_size
     root = str(workspace.root)
@@ -131,11 +131,12 @@ def discover(workspace: Workspace,
                     # Regular files first: they are the bulk of the entries.
                     if not entry.is_file(follow_symlinks=False):
                         if entry.is_dir(follow_symlinks=False):
-                            if name not in vendored and (match is None or not match(rel + "/")):
+                            if name not in vendored and (
+                                    ignored is None or not ignored(rel, name, True)):
                                 stack.append((entry.path, rel + "/"))
                         elif entry.is_symlink():
-                            link = _skipped_symlink(entry.path, rel, root, root_prefix, match,
-                                                    language_for_path)
+                            link = _skipped_symlink(entry.path, rel, name, root, root_prefix,
+                                                    ignored, language_for_path)
                             if link is not None:
                                 skipped.append(link)
                         # Anything else (socket, FIFO, device) is never source.
@@ -147,7 +148,7 @@ def discover(workspace: Workspace,
                 language = language_for_path(rel)
                 if language is None:
                     continue
-                if match is not None and match(rel):
+                if ignored is not None and ignored(rel, name, False):
                     continue
                 try:
                     st = entry.stat(follow_symlinks=False)
@@ -167,7 +168,7 @@ def discover(workspace: Workspace,
     return files, skipped
 
 
-def _skipped_symlink(path: str, rel: str, root: str, root_prefix: str, match,
+def _skipped_symlink(path: str, rel: str, name: str, root: str, root_prefix: str, ignored,
                      language_for_path: Callable[[str], str | None]) -> SkippedFile | None:
     """What to report for a symlink found in the walk (links are rare; this is off the hot path).
 
@@ -177,10 +178,10 @@ def _skipped_symlink(path: str, rel: str, root: str, root_prefix: str, match,
     target = os.path.realpath(path)
     is_dir = os.path.isdir(target)
     if is_dir:
-        if os.path.basename(rel) in VENDORED_DIRS or (match is not None and match(rel + "/")):
+        if name in VENDORED_DIRS or (ignored is not None and ignored(rel, name, True)):
             return None
     else:
-        if language_for_path(rel) is None or (match is not None and match(rel)):
+        if language_for_path(rel) is None or (ignored is not None and ignored(rel, name, False)):
             return None
     if target == root or target.startswith(root_prefix):
         return None

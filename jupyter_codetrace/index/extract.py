@@ -256,7 +256,10 @@ class _Extraction:
                 d.default = _collapse(self.text(raw["default"]))[:_SIGNATURE_LIMIT]
             d.signature = self._signature(raw, d)
             d.modifiers = tuple(dict.fromkeys(self.text(n) for n in owned["modifier"].get(span, ())))
-            d.decorators = tuple(self.text(n).lstrip("@").strip() for n in owned["decorator"].get(span, ()))
+            decorators = owned["decorator"].get(span, ())
+            d.decorators = tuple(self.text(n).lstrip("@").strip() for n in decorators)
+            if decorators:  # the code shown starts at the first decorator
+                d.start_line = min(d.start_line, min(n.start_point[0] for n in decorators) + 1)
             if any(dec.split("(")[0].rsplit(".", 1)[-1] == "overload" for dec in d.decorators):
                 d.declaration = True  # typing.overload: a signature only
             docs = owned["doc"].get(span)

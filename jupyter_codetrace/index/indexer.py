@@ -36,11 +36,24 @@ _POOL_THRESHOLD = 64
 _FACTS_CACHE_SIZE = 512
 
 
+_LANGUAGE_BY_SUFFIX: dict[str, str | None] = {}
+
+
 def _language_for_path(path: str) -> str | None:
-    if path.endswith(".ipynb"):
-        return NOTEBOOK
-    spec = for_path(path)
-    return spec.name if spec else None
+    """Called for every file on every query: a dict lookup on the suffix, computed once each."""
+    suffix = path[path.rfind("."):] if "." in path else ""
+    if suffix == ".ts" and path.endswith(".d.ts"):
+        suffix = ".d.ts"
+    try:
+        return _LANGUAGE_BY_SUFFIX[suffix]
+    except KeyError:
+        if suffix == ".ipynb":
+            language = NOTEBOOK
+        else:
+            spec = for_path("file" + suffix) if suffix else None
+            language = spec.name if spec else None
+        _LANGUAGE_BY_SUFFIX[suffix] = language
+        return language
 
 
 def _index_version() -> str:
@@ -216,7 +229,8 @@ class Index:
                 if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
                     stale.append(source)
             parsed = self._reindex(stale, progress) if stale else 0
-            self._dirs = {os.path.dirname(p) for p in present}
+            if removed or parsed or not self._dirs:
+                self._dirs = {os.path.dirname(p) for p in present}
             if removed or parsed:
                 self.generation += 1
             stats.parsed, stats.removed = parsed, len(removed)

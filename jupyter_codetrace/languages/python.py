@@ -29,7 +29,12 @@ def resolve_python_module(spec: str, importer: str, ctx: ModuleContext) -> list[
         bases = ["/".join(parts + rest)]
     else:
         rest = [p for p in spec.split(".") if p]
-        bases = [(root + "/" if root else "") + "/".join(rest) for root in ctx.package_roots()]
+        roots = list(ctx.package_roots())
+        # A script outside any package imports its neighbours (its folder is on sys.path).
+        folder = importer.rsplit("/", 1)[0] if "/" in importer else ""
+        if folder not in roots and not ctx.is_file(f"{folder}/__init__.py"):
+            roots.append(folder)
+        bases = [(root + "/" if root else "") + "/".join(rest) for root in roots]
     found: list[str] = []
     for base in bases:
         base = base.strip("/")

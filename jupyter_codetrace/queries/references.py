@@ -44,6 +44,9 @@ def find_references(ctx: QueryContext, symbol, file, line, column=None, include_
 
 def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declaration: bool = False) -> ReferencesResult:
     resolver = ctx.resolver
+    group = resolver.variable_group(target)
+    target = group[0]
+    members = set(group)
     d = resolver.definition(target)
     name = d.name if d is not None else target.path.rsplit("/", 1)[-1].split(".")[0]
     found: dict[tuple[str, int, int], Reference] = {}
@@ -71,13 +74,13 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
                 continue
             resolution = resolver.resolve_reference(path, i)
             if resolution.status == "found" and resolution.kind != "name-only" and \
-                    _same(ctx, resolution.target, target):
+                    _same(ctx, resolution.target, members):
                 add(ref.line, ref.column, ref.usage, resolution.kind)
         for j, imp in enumerate(facts.imports):
             if imp.name != name and imp.local != name:
                 continue
             resolution = resolver.follow_import(path, j)
-            if resolution.status == "found" and _same(ctx, resolution.target, target):
+            if resolution.status == "found" and _same(ctx, resolution.target, members):
                 if imp.name == name:
                     add(imp.name_line, imp.name_column, "import", "import")
                 elif imp.local == name:
@@ -86,9 +89,16 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
             if export.exported_as != name and export.name != name:
                 continue
             resolution = resolver.module_member(path, export.exported_as or name)
-            if resolution.status == "found" and _same(ctx, resolution.target, target) and path != target.path:
+            if resolution.status == "found" and _same(ctx, resolution.target, members) and path != target.path:
                 re_exports.append({"file": path, "exported_as": export.exported_as, "from": export.module or path,
                                    "line": export.line})
+    for other in group[1:]:
+        od = resolver.definition(other)
+        lines = ctx.source_lines(other.path)
+        cell, shown_line = ctx.cell_position(other.path, od.line)
+        text = lines[od.line - 1].strip() if 0 < od.line <= len(lines) else ""
+        found[(other.path, od.line, od.column)] = Reference(other.path, shown_line, od.column, "write",
+                                                            ctx.is_test(other.path), text[:_CONTEXT_CHARS], "scope", cell)
     if include_declaration and d is not None:
         lines = ctx.source_lines(target.path)
         cell, shown_line = ctx.cell_position(target.path, d.line)
@@ -105,5 +115,5 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     return ReferencesResult("found", symbol, None, (), definition, ordered, tuple(re_exports))
 
 
-def _same(ctx: QueryContext, found: Symbol, target: Symbol) -> bool:
-    return found == target or _implementation(ctx, found) == target
+def _same(ctx: QueryContext, found: Symbol, targets: set[Symbol]) -> bool:
+    return found in targets or _implementation(ctx, found) in targets

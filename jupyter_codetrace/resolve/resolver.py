@@ -72,7 +72,9 @@ class _FileView:
         members: dict[int, dict[str, list[int]]] = {}
         for i, d in enumerate(facts.definitions):
             if d.scope >= 0:
-                bindings.setdefault(d.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i))
+                # A variable's own value cannot see it (`x = x + 1` reads the previous x).
+                blind_until = d.end_byte if d.kind in _VALUE_KINDS else -1
+                bindings.setdefault(d.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i, blind_until))
             if d.container >= 0 and d.kind != "parameter":
                 members.setdefault(d.container, {}).setdefault(d.name, []).append(i)
         stars: dict[int, list[int]] = {}
@@ -80,7 +82,7 @@ class _FileView:
             if imp.kind == "star":
                 stars.setdefault(imp.scope, []).append(j)
             elif imp.local:
-                bindings.setdefault(imp.scope, {}).setdefault(imp.local, []).append((imp.start_byte, "i", j))
+                bindings.setdefault(imp.scope, {}).setdefault(imp.local, []).append((imp.start_byte, "i", j, -1))
         for table in bindings.values():
             for entries in table.values():
                 entries.sort()
@@ -108,6 +110,23 @@ class Resolver:
                 language = "python" if facts.language == "notebook" else facts.language
                 self._views[path] = _FileView(facts, by_name(language))
         return self._views[path]
+
+    def variable_group(self, symbol: Symbol) -> list[Symbol]:
+        """Every assignment of the same variable (same name, same scope or same owner), first first.
+
+        A variable is one symbol however often it is assigned: its first binding stands for it and
+        the later ones are writes."""
+        d = self.definition(symbol)
+        if d is None or d.kind not in _VALUE_KINDS or d.kind == "parameter":
+            return [symbol]
+        defs = self.view(symbol.path).facts.definitions
+        if d.scope >= 0 and not (d.container >= 0 and defs[d.container].kind in CLASS_KINDS):
+            same = [i for i, o in enumerate(defs) if o.name == d.name and o.scope == d.scope and o.kind in _VALUE_KINDS]
+        else:
+            same = [i for i, o in enumerate(defs) if o.name == d.name and o.container == d.container
+                    and o.kind in _VALUE_KINDS and o.kind != "parameter"
+                    and (o.scope < 0 or defs[d.container].own_scope == o.scope)]
+        return [Symbol(symbol.path, i) for i in sorted(same, key=lambda i: (defs[i].scope < 0, i))] or [symbol]
 
     def definition(self, symbol: Symbol) -> Definition | None:
         view = self.view(symbol.path)
@@ -189,7 +208,7 @@ class Resolver:
         return self.name_only(name, path, members=False)
 
     def _binding(self, path: str, binding: tuple, depth: int, kind: str) -> Resolution:
-        _, what, index = binding
+        _, what, index, _ = binding
         if what == "d":
             return Resolution("found", Symbol(path, index), kind)
         return self.follow_import(path, index, depth)
@@ -463,5 +482,7 @@ class Resolver:
 
 def _nearest(entries: list, at: int):
     """The binding in effect at byte ``at``: the last one before it, else the first after it."""
-    i = bisect_right(entries, (at, "~", 1 << 62)) - 1
+    i = bisect_right(entries, (at, "~", 1 << 62, 0)) - 1
+    while i >= 0 and entries[i][3] > at:  # skip a variable whose own value holds `at`
+        i -= 1
     return entries[i] if i >= 0 else entries[0]
