@@ -131,7 +131,9 @@ class Workspace:
         """
         if not rel or rel == ".":
             return self.root
-        norm = posixpath.normpath(rel.replace("\\", "/"))
+        if os.sep != "/":
+            rel = rel.replace(os.sep, "/")
+        norm = posixpath.normpath(rel)
         if posixpath.isabs(norm) or norm == ".." or norm.startswith("../") or (
                 os.name == "nt" and os.path.splitdrive(rel)[0]):
             raise InvalidRequest("file resolves outside the project root", field="file",
@@ -173,7 +175,7 @@ class Workspace:
             return False
         lines: list[str] = []
         warnings: list[str] = []
-        for name, text in zip(IGNORE_FILES, texts):
+        for name, text in zip(IGNORE_FILES, texts, strict=True):
             if text is None:
                 try:
                     with open(os.path.join(self._root_str, name), encoding="utf-8",
@@ -204,6 +206,8 @@ class Workspace:
         and directory-only ``dir/`` patterns). Pass ``is_dir=True`` for a directory so that
         directory-only patterns apply to it.
         """
+        if rel.endswith("/"):
+            rel, is_dir = rel.rstrip("/"), True
         if not rel or rel == ".":
             return False
         parts = rel.split("/")
@@ -230,13 +234,13 @@ class IgnoreRules:
 
     The answer itself comes from pathspec's :class:`~pathspec.GitIgnoreSpec` (negation,
     ``dir/`` patterns, ``**``, escapes). But pathspec tries every pattern's regex in turn: with
-    GitHub's 70-pattern Python ``.gitignore`` that cost 60 us per path, 420 ms for a 7,000-file
-    walk on the reference VM. Most entries match no pattern at all, so a cheap test first asks
-    whether any *ignoring* (non-``!``) pattern could match; only then is pathspec asked. Bare
-    names (``__pycache__/``) become a set lookup, ``*.ext`` a suffix test, the other
-    single-segment patterns one combined regex on the entry's name, and the rest one combined
-    regex on the whole path. That brought the same walk to within a few ms of having no
-    ``.gitignore`` at all.
+    GitHub's 70-pattern Python ``.gitignore`` that cost 60 us per path: a 7,000-file walk took
+    406 ms instead of 67 ms on the reference VM. Most entries match no pattern at all, so a
+    cheap test first asks whether any *ignoring* (non-``!``) pattern could match; only then is
+    pathspec asked. Bare names (``__pycache__/``) become a set lookup, ``*.ext`` a suffix test,
+    the other single-segment patterns one combined regex on the entry's name, and the rest one
+    combined regex on the whole path: the same walk now takes 84 ms (2.4 us per file for the
+    rules). A test checks the answers against pathspec's on thousands of paths.
 
     The name-only tests assume the folders above the entry were already found not ignored,
     which is how both the walk and :meth:`Workspace.is_ignored` proceed.

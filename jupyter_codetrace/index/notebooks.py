@@ -153,7 +153,8 @@ def _cell_text(source: object, index: int) -> str:
 
 # `x = !cmd`, `a, b = %magic`, `self.out = !ls`: simple targets only, as IPython's own
 # assign_from_system / assign_from_magic transforms accept.
-_ASSIGN_ESCAPE = re.compile(r"[ \t]*[A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*[ \t]*=[ \t]*(?=[!%])")
+_ASSIGN_ESCAPE = re.compile(
+    r"[ \t]*[A-Za-z_][\w.]*(?:[ \t]*,[ \t]*[A-Za-z_][\w.]*)*[ \t]*=[ \t]*(?=[!%])")
 _CELL_MAGIC = re.compile(r"%%([A-Za-z_][\w.-]*)")
 _ESCAPES = ("%", "!", "?")
 

@@ -1,0 +1,346 @@
+"""Caret assertions carried by the fixture repositories, run as one parametrized test.
+
+Every folder under ``fixtures/`` is a project root. Its source files carry their expected
+answers in comments (ARCHITECTURE.md, habit 4)::
+
+    from app.models import User
+    User().save()
+    #      ^ def: app/models.py:14
+    #      ^ usage: call
+
+The comment text after the language's line-comment prefix is ``^ WORD: VALUE``. The caret's
+column (1-based, in code points) names the character above it on the nearest line above that
+is not itself an assertion comment; the symbol is the whole identifier covering that column.
+Queries are sent with the caret's own column (which may fall inside the identifier, as an
+editor's cursor does); reference positions are compared with the identifier's first column.
+
+Words checked here:
+
+``def: FILE:LINE`` / ``decl: FILE:LINE`` / ``typedef: FILE:LINE``
+    ``find_definition`` with mode ``definition`` / ``declaration`` / ``type_definition``
+    answers ``found`` at FILE (root-relative) and LINE (the line of the defining name).
+``usage: KIND``
+    ``find_references`` from there contains a reference at exactly this line and column with
+    this usage (``declaration`` asks with ``include_declaration=True``).
+``kind: KIND``      the definition's ``kind``.
+``status: STATUS``  ``find_definition``'s status (``builtin``, ``unresolved`` ...).
+``refs: N``         ``find_references(include_declaration=False)`` counts N references.
+
+Other words (``calls:``, ``extends:`` - graph queries) are skipped, not failed. Adding a
+fixture or an assertion needs no change here.
+"""
+
+from __future__ import annotations
+
+import os
+import pprint
+import re
+from collections import Counter
+from dataclasses import dataclass
+from pathlib import Path
+from typing import Any, Callable
+
+import pytest
+
+FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"
+
+# Fallback when the language registry cannot tell (or does not know the language yet).
+_COMMENT_PREFIXES = {
+    ".py": "#",
+    ".pyi": "#",
+    ".ts": "//",
+    ".tsx": "//",
+    ".mts": "//",
+    ".cts": "//",
+    ".js": "//",
+    ".jsx": "//",
+    ".mjs": "//",
+    ".cjs": "//",
+}
+
+# Folders the engine never indexes (CONTRACT.md, "Ignoring"); fixtures should not use them.
+_SKIPPED_DIRS = {"node_modules", ".git", "__pycache__", ".venv", "venv", "dist", "build", "target"}
+
+_IDENTIFIER_CHAR = re.compile(r"[\w$]")
+
+
+def _comment_prefix(path: Path) -> str | None:
+    """The line-comment prefix of a source file, or None when it is not a source file."""
+    try:
+        from jupyter_codetrace.languages import for_path
+    except ImportError:
+        for_path = None
+    if for_path is not None:
+        try:
+            spec = for_path(path.as_posix())
+        except Exception:  # noqa: BLE001 - a registry in flux must not break collection
+            spec = None
+        comment = getattr(spec, "comment", None)
+        if comment:
+            return comment
+    return _COMMENT_PREFIXES.get(path.suffix.lower())
+
+
+@dataclass(frozen=True)
+class CaretAssertion:
+    fixture: str          # "python_app"
+    root: Path            # the fixture's project root
+    file: str             # root-relative POSIX path of the file holding the assertion
+    line: int             # 1-based line of the code the caret points into
+    column: int           # 1-based code-point column of the caret
+    word: str             # "def", "usage", ...
+    value: str            # "app/models.py:14", "call", ...
+    symbol: str = ""      # the identifier covering the caret
+    symbol_column: int = 0  # 1-based column where that identifier starts
+    source: str = ""      # the code line
+    comment: str = ""     # the assertion comment line
+    comment_line: int = 0
+    error: str = ""       # a malformed assertion: reported as a failure of its own id
+
+    def where(self) -> str:
+        return f"{self.fixture}/{self.file}:{self.line}:{self.column}"
+
+    def context(self) -> str:
+        """The code line with the assertion under it, for failure messages."""
+        width = len(str(self.comment_line))
+        return (
+            f"{self.where()}  [{self.word}: {self.value}]  symbol={self.symbol!r}\n"
+            f"  {self.line:>{width}} | {self.source}\n"
+            f"  {self.comment_line:>{width}} | {self.comment}"
+        )
+
+
+def _assertion_pattern(prefix: str) -> re.Pattern[str]:
+    return re.compile(
+        r"^\s*" + re.escape(prefix) + r"\s*(?P<caret>\^)\s*(?P<word>[A-Za-z_][\w-]*)\s*:\s*(?P<value>.*?)\s*$"
+    )
+
+
+def parse_assertions(text: str, prefix: str, *, fixture: str = "", root: Path = Path("."),
+                     file: str = "") -> list[CaretAssertion]:
+    """All caret assertions in one file's text (``prefix`` is its line-comment prefix)."""
+    pattern = _assertion_pattern(prefix)
+    lines = text.splitlines()
+    found: list[CaretAssertion] = []
+    target_index: int | None = None  # index of the nearest non-assertion line so far
+    for index, raw in enumerate(lines):
+        match = pattern.match(raw)
+        if not match:
+            target_index = index
+            continue
+        caret_column = match.start("caret") + 1
+        base = dict(fixture=fixture, root=root, file=file, column=caret_column,
+                    word=match.group("word"), value=match.group("value"),
+                    comment=raw, comment_line=index + 1)
+        if target_index is None:
+            found.append(CaretAssertion(line=index + 1, error=(
+                f"{fixture}/{file}:{index + 1}: assertion comment has no code line above it"), **base))
+            continue
+        source = lines[target_index]
+        symbol, start, problem = _identifier_at(source, caret_column)
+        error = ""
+        if problem:
+            error = (f"{fixture}/{file}:{index + 1}: the caret at column {caret_column} {problem}\n"
+                     f"  {target_index + 1} | {source}\n  {index + 1} | {raw}")
+        elif not match.group("value"):
+            error = f"{fixture}/{file}:{index + 1}: assertion {match.group('word')!r} has no value"
+        found.append(CaretAssertion(line=target_index + 1, symbol=symbol, symbol_column=start,
+                                    source=source, error=error, **base))
+    return found
+
+
+def _identifier_at(source: str, column: int) -> tuple[str, int, str]:
+    """(identifier, its 1-based start column, problem) for the code point at ``column``."""
+    index = column - 1
+    if index >= len(source):
+        return "", 0, f"is past the end of the code line ({len(source)} characters)"
+    if not _IDENTIFIER_CHAR.match(source[index]):
+        return "", 0, f"points at {source[index]!r}, not at an identifier"
+    start = index
+    while start > 0 and _IDENTIFIER_CHAR.match(source[start - 1]):
+        start -= 1
+    end = index + 1
+    while end < len(source) and _IDENTIFIER_CHAR.match(source[end]):
+        end += 1
+    return source[start:end], start + 1, ""
+
+
+def fixture_roots() -> list[Path]:
+    """Every folder directly under ``fixtures/`` is a project root."""
+    if not FIXTURES_DIR.is_dir():
+        return []
+    return sorted(p for p in FIXTURES_DIR.iterdir()
+                  if p.is_dir() and not p.name.startswith((".", "_")))
+
+
+def collect_assertions(roots: list[Path] | None = None) -> list[CaretAssertion]:
+    found: list[CaretAssertion] = []
+    for root in fixture_roots() if roots is None else roots:
+        for dirpath, dirnames, filenames in os.walk(root):
+            dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
+            for name in sorted(filenames):
+                path = Path(dirpath) / name
+                prefix = _comment_prefix(path)
+                if prefix is None:
+                    continue
+                text = path.read_bytes().decode("utf-8", errors="replace")
+                rel = path.relative_to(root).as_posix()
+                found.extend(parse_assertions(text, prefix, fixture=root.name, root=root, file=rel))
+    return found
+
+
+def assertion_ids(assertions: list[CaretAssertion]) -> list[str]:
+    """``python_app/app/main.py:7:def``; ``:col`` and then ``-N`` added where ids collide."""
+    def plain(a: CaretAssertion) -> str:
+        return f"{a.fixture}/{a.file}:{a.line}:{a.word}"
+
+    def with_column(a: CaretAssertion) -> str:
+        return f"{a.fixture}/{a.file}:{a.line}:{a.column}:{a.word}"
+
+    plain_counts = Counter(plain(a) for a in assertions)
+    ids = [plain(a) if plain_counts[plain(a)] == 1 else with_column(a) for a in assertions]
+    counts = Counter(ids)
+    seen: Counter[str] = Counter()
+    unique = []
+    for ident in ids:
+        if counts[ident] > 1:
+            seen[ident] += 1
+            ident = f"{ident}-{seen[ident]}"
+        unique.append(ident)
+    return unique
+
+
+# --------------------------------------------------------------------------- checking
+
+_PROJECTS: dict[Path, Any] = {}
+
+
+def _project(root: Path):
+    """One Project per fixture root, so each fixture is indexed once per test session."""
+    if root not in _PROJECTS:
+        from jupyter_codetrace import Project
+
+        _PROJECTS[root] = Project(root)
+    return _PROJECTS[root]
+
+
+def _as_dict(result: Any) -> dict:
+    return result.to_dict() if hasattr(result, "to_dict") else dict(result)
+
+
+def _show_target(root: Path, file: Any, line: Any) -> str:
+    """The fixture's text at file:line, so a wrong answer can be read at a glance."""
+    try:
+        text = (root / str(file)).read_text(encoding="utf-8", errors="replace").splitlines()
+        return f"{file}:{line} | {text[int(line) - 1].strip()}"
+    except (OSError, ValueError, TypeError, IndexError):
+        return f"{file}:{line} | <no such line>"
+
+
+def _fail(a: CaretAssertion, what: str, payload: Any) -> None:
+    pytest.fail(f"{what}\n{a.context()}\nresult:\n{pprint.pformat(payload, width=100, sort_dicts=False)}",
+                pytrace=False)
+
+
+_MODES = {"def": "definition", "decl": "declaration", "typedef": "type_definition"}
+
+
+def check_location(project, a: CaretAssertion) -> None:
+    file, sep, line = a.value.rpartition(":")
+    if not sep or not line.strip().isdigit():
+        pytest.fail(f"malformed location {a.value!r}, want FILE:LINE\n{a.context()}", pytrace=False)
+    expected_file, expected_line = file.strip(), int(line)
+    d = _as_dict(project.find_definition(a.symbol, a.file, a.line, a.column, mode=_MODES[a.word]))
+    got = (d.get("status"), d.get("file"), d.get("line"))
+    if got != ("found", expected_file, expected_line):
+        _fail(a, f"find_definition(mode={_MODES[a.word]!r}) of {a.symbol!r}: "
+                 f"expected {expected_file}:{expected_line}\n"
+                 f"  want {_show_target(a.root, expected_file, expected_line)}\n"
+                 f"  got  status={d.get('status')!r} "
+                 f"{_show_target(a.root, d.get('file'), d.get('line')) if d.get('file') else ''}", d)
+
+
+def check_kind(project, a: CaretAssertion) -> None:
+    d = _as_dict(project.find_definition(a.symbol, a.file, a.line, a.column))
+    if d.get("status") != "found" or d.get("kind") != a.value:
+        _fail(a, f"kind of {a.symbol!r}: expected {a.value!r}, got status={d.get('status')!r} "
+                 f"kind={d.get('kind')!r}", d)
+
+
+def check_status(project, a: CaretAssertion) -> None:
+    d = _as_dict(project.find_definition(a.symbol, a.file, a.line, a.column))
+    if d.get("status") != a.value:
+        _fail(a, f"status of {a.symbol!r}: expected {a.value!r}, got {d.get('status')!r}", d)
+
+
+def check_usage(project, a: CaretAssertion) -> None:
+    include = a.value == "declaration"
+    d = _as_dict(project.find_references(a.symbol, a.file, a.line, a.column, include_declaration=include))
+    references = d.get("references") or []
+    here = [r for r in references
+            if r.get("file") == a.file and r.get("line") == a.line and r.get("column") == a.symbol_column]
+    if d.get("status") != "found" or not here:
+        _fail(a, f"find_references({a.symbol!r}) has no reference at {a.file}:{a.line}:{a.symbol_column} "
+                 f"(status={d.get('status')!r})", d)
+    if here[0].get("usage") != a.value:
+        _fail(a, f"reference at {a.file}:{a.line}:{a.symbol_column}: expected usage {a.value!r}, "
+                 f"got {here[0].get('usage')!r}", here[0])
+
+
+def check_refs(project, a: CaretAssertion) -> None:
+    if not a.value.strip().isdigit():
+        pytest.fail(f"malformed count {a.value!r}\n{a.context()}", pytrace=False)
+    expected = int(a.value)
+    d = _as_dict(project.find_references(a.symbol, a.file, a.line, a.column, include_declaration=False))
+    references = d.get("references") or []
+    count = d.get("count", len(references))
+    if d.get("status") != "found" or count != expected or len(references) != expected:
+        listing = [f"{r.get('file')}:{r.get('line')}:{r.get('column')} {r.get('usage')}" for r in references]
+        _fail(a, f"references of {a.symbol!r}: expected {expected}, got status={d.get('status')!r} "
+                 f"count={count!r}\n  " + "\n  ".join(listing), d)
+
+
+CHECKS: dict[str, Callable[[Any, CaretAssertion], None]] = {
+    "def": check_location,
+    "decl": check_location,
+    "typedef": check_location,
+    "kind": check_kind,
+    "status": check_status,
+    "usage": check_usage,
+    "refs": check_refs,
+}
+
+ASSERTIONS = collect_assertions()
+
+
+@pytest.mark.parametrize("a", ASSERTIONS, ids=assertion_ids(ASSERTIONS))
+def test_fixture_assertion(a: CaretAssertion) -> None:
+    if a.error:
+        pytest.fail(a.error, pytrace=False)
+    check = CHECKS.get(a.word)
+    if check is None:
+        pytest.skip(f"{a.word!r} assertions are not checked by this runner (graph words come later)")
+    check(_project(a.root), a)
+
+
+def test_every_fixture_carries_assertions() -> None:
+    """A fixture root without assertions is a fixture nobody checks."""
+    per_root = Counter(a.fixture for a in ASSERTIONS)
+    empty = [root.name for root in fixture_roots() if not per_root[root.name]]
+    assert not empty, f"fixture roots without caret assertions: {empty}"
+
+
+def test_parser_reads_carets_in_code_points() -> None:
+    text = 'naïve = "héllo"; résumé(naïve)\n#                ^ def: x.py:1\n#                       ^ usage: read\n'
+    first, second = parse_assertions(text, "#", fixture="f", file="x.py")
+    assert (first.symbol, first.symbol_column, first.line, first.column) == ("résumé", 18, 1, 18)
+    assert (second.symbol, second.symbol_column, second.column) == ("naïve", 25, 25)
+    assert (first.word, first.value) == ("def", "x.py:1")
+
+
+def test_parser_reports_a_caret_off_an_identifier() -> None:
+    text = "x = f(1)\n#    ^ def: a.py:1\n//   ^ not: mine\n"
+    (only,) = parse_assertions(text, "#", file="a.py")
+    assert only.error and "'('" in only.error
+    (ts,) = parse_assertions("a = b(c)\n//  ^ def: a.ts:1\n", "//", file="a.ts")
+    assert (ts.symbol, ts.error) == ("b", "")
