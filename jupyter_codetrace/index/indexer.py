@@ -192,13 +192,37 @@ class Index:
         self._summaries: dict[str, _Summary] = {}
         self._skipped: dict[str, str] = {}
         self._facts: OrderedDict[str, FileFacts] = OrderedDict()
-        self.defined_in: dict[str, set[str]] = {}
-        self.used_in: dict[str, set[str]] = {}
+        self._defined_in: dict[str, set[str]] | None = None   # built on first use: a restart
+        self._used_in: dict[str, set[str]] | None = None      # answers before paying for it
         self.generation = 0
         self.last_stats: IndexStats | None = None
         self._dirs: set[str] = set()
 
     # ------------------------------------------------------------------ public
+    @property
+    def defined_in(self) -> dict[str, set[str]]:
+        """name -> files defining it."""
+        if self._defined_in is None:
+            self._build_name_index()
+        return self._defined_in
+
+    @property
+    def used_in(self) -> dict[str, set[str]]:
+        """name -> files using (referencing, importing, exporting) it."""
+        if self._used_in is None:
+            self._build_name_index()
+        return self._used_in
+
+    def _build_name_index(self) -> None:
+        defined: dict[str, set[str]] = {}
+        used: dict[str, set[str]] = {}
+        for path, summary in self._summaries.items():
+            for name in summary.defined:
+                defined.setdefault(name, set()).add(path)
+            for name in summary.used:
+                used.setdefault(name, set()).add(path)
+        self._defined_in, self._used_in = defined, used
+
     @property
     def store(self) -> Store:
         if self._store is None:
@@ -306,28 +330,24 @@ class Index:
         path = summary.record.path
         self._forget(path)
         self._summaries[path] = summary
-        for name in summary.defined:
-            self.defined_in.setdefault(name, set()).add(path)
-        for name in summary.used:
-            self.used_in.setdefault(name, set()).add(path)
+        if self._defined_in is not None:
+            for name in summary.defined:
+                self._defined_in.setdefault(name, set()).add(path)
+            for name in summary.used:
+                self._used_in.setdefault(name, set()).add(path)
 
     def _forget(self, path: str) -> None:
         old = self._summaries.pop(path, None)
         self._facts.pop(path, None)
-        if old is None:
+        if old is None or self._defined_in is None:
             return
-        for name in old.defined:
-            paths = self.defined_in.get(name)
-            if paths:
-                paths.discard(path)
-                if not paths:
-                    del self.defined_in[name]
-        for name in old.used:
-            paths = self.used_in.get(name)
-            if paths:
-                paths.discard(path)
-                if not paths:
-                    del self.used_in[name]
+        for names, table in ((old.defined, self._defined_in), (old.used, self._used_in)):
+            for name in names:
+                paths = table.get(name)
+                if paths:
+                    paths.discard(path)
+                    if not paths:
+                        del table[name]
 
     def _remember(self, path: str, facts: FileFacts) -> None:
         self._facts[path] = facts

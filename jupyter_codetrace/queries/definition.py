@@ -92,8 +92,7 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
     view = resolver.view(path)
     hits = [(i, r) for i, r in ctx.refs_on_line(path, line) if r.name == name]
     if column is not None:
-        exact = [(i, r) for i, r in hits if r.column <= column < r.column + len(name)]
-        hits = exact or hits
+        hits = [(i, r) for i, r in hits if r.column <= column < r.column + len(name)]
     if hits:
         i, ref = hits[0]
         return Located(resolver.resolve_reference(path, i), ref.usage, ref.line, ref.column)
@@ -104,7 +103,7 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
         if imp.local == name and imp.line == line:
             spots.append((imp.line, imp.column))
         for spot_line, spot_column in spots:
-            if column is None or spot_column <= column < spot_column + len(name) or len(spots) == 1:
+            if column is None or spot_column <= column < spot_column + len(name):
                 return Located(resolver.follow_import(path, j), "import", spot_line, spot_column)
     for i, d in enumerate(view.facts.definitions):
         if d.name == name and d.line == line and (column is None or d.column <= column < d.column + len(name)):
