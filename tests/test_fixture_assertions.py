@@ -312,8 +312,26 @@ CHECKS: dict[str, Callable[[Any, CaretAssertion], None]] = {
 
 ASSERTIONS = collect_assertions()
 
+# Known resolver gaps, each a strict xfail: the day one is fixed, its test fails until it is
+# removed from this list. Say why in the reason; see the issue notes.
+KNOWN_GAPS = {
+    "js_app/src/format.js:12:def": "a name inside `module.exports = { … }` is an export, not a reference",
+    "js_app/src/main.js:23:def": "`require()` of a module whose `module.exports = X` should bind X, not the module",
+    "js_app/src/main.js:23:kind": "same as main.js:23:def",
+    "ts_app/src/reports.ts:5:59:def": "callback parameters are not typed from the array element type (`users.map(u => u.name)`)",
+}
 
-@pytest.mark.parametrize("a", ASSERTIONS, ids=assertion_ids(ASSERTIONS))
+
+def _params(assertions):
+    ids = assertion_ids(assertions)
+    return [
+        pytest.param(a, id=i, marks=pytest.mark.xfail(reason=KNOWN_GAPS[i], strict=True)) if i in KNOWN_GAPS
+        else pytest.param(a, id=i)
+        for a, i in zip(assertions, ids)
+    ]
+
+
+@pytest.mark.parametrize("a", _params(ASSERTIONS))
 def test_fixture_assertion(a: CaretAssertion) -> None:
     if a.error:
         pytest.fail(a.error, pytrace=False)

@@ -10,6 +10,7 @@ from __future__ import annotations
 import ast
 import inspect
 import re
+from dataclasses import replace
 from bisect import bisect_right
 from functools import lru_cache
 
@@ -226,6 +227,8 @@ class _Extraction:
             raw["declaration"] = True
         if "hoist" in caps:
             raw["hoist"] = True
+        if "definition.promoted" in caps:
+            raw["promoted"] = True
 
     def _build_definitions(self, raws: dict, owned: dict, exported_owners: set, comments: list) -> list[Definition]:
         spec = self.spec
@@ -294,7 +297,12 @@ class _Extraction:
                 d.kind = "property"
             defs.append(d)
             kept_raw.append(raw)
-        self._link_own_scopes(defs)
+            # Link now: definitions nested in this one need their container from it.
+            self._link_own_scopes(defs, only=len(defs) - 1)
+            if raw.get("promoted") and d.container >= 0 and defs[d.container].container >= 0:
+                # `constructor(private x: T)`: also a property of the class.
+                defs.append(replace(d, kind="property", scope=-1, container=defs[d.container].container, default=None))
+                kept_raw.append({**raw, "value": None})
         if spec.doc_comment_prefixes and comments:
             self._attach_doc_comments(defs, comments)
         self._raw_definitions = kept_raw
@@ -318,10 +326,10 @@ class _Extraction:
             d.kind = "field"
         return True
 
-    def _link_own_scopes(self, defs: list[Definition]) -> None:
+    def _link_own_scopes(self, defs: list[Definition], only: int | None = None) -> None:
         """A definition whose value opens a scope (``const f = () => {}``) owns that scope."""
         scopes = self.facts.scopes
-        for index, d in enumerate(defs):
+        for index, d in (enumerate(defs) if only is None else [(only, defs[only])]):
             if d.own_scope >= 0 or d.kind not in _SCOPE_OWNER_KINDS or d.scope < 0:
                 continue
             s = bisect_right(self._scope_starts, d.name_byte)

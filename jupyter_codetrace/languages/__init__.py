@@ -5,12 +5,15 @@ from __future__ import annotations
 import posixpath
 
 from .spec import LanguageSpec
-from . import python
+from . import javascript, python, typescript
 
 __all__ = ["REGISTRY", "LanguageSpec", "for_path", "by_name", "supported_extensions"]
 
 REGISTRY: tuple[LanguageSpec, ...] = (
     python.SPEC,
+    typescript.SPEC,
+    typescript.TSX_SPEC,
+    javascript.SPEC,
 )
 
 _BY_EXTENSION = {ext: spec for spec in REGISTRY for ext in spec.extensions}

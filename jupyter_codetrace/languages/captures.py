@@ -57,6 +57,7 @@ CAPTURES: dict[str, str] = {
     "definition.implements": "an implemented interface expression (one per match)",
     "definition.receiver": "for `self.x = ...`: the object; the definition becomes a member of the enclosing class when it is the language's self/this",
     "declaration": "marks the definition as a declaration only (overload signature, ambient `declare`, prototype)",
+    "definition.promoted": "a parameter that also declares a field of the enclosing class (`constructor(private x)`)",
     "hoist": "the definition binds in the nearest @scope.function (JS `var`)",
     "doc": "a documentation node (docstring, doc comment) for @doc.owner",
     "doc.owner": "the definition node the @doc belongs to",

@@ -1,6 +1,6 @@
 ; TypeScript: definitions, scopes, references, imports/exports and calls for jupyter_codetrace.
-; Capture names are the vocabulary of languages/captures.py. tsx.scm is this file plus a JSX
-; section at its end: keep the two in step (the query lint test compiles both).
+; Capture names are the vocabulary of languages/captures.py. tsx.scm is this file, verbatim,
+; plus a JSX section at its end: keep the two in step (the query lint test compiles both).
 ;
 ; Conventions used throughout:
 ; * A variable's definition node is its `variable_declarator` (so `export const a = …` marks the
@@ -8,7 +8,10 @@
 ; * `value: (_ !body)` is "a value that is not a function or class": among expressions only
 ;   arrow/function/generator functions, classes and namespaces have a `body` field. This keeps
 ;   the kind of one name from two patterns from disagreeing (function vs constant).
-; * `_require` predicates: a declarator initialised by `require('m')` is an import, not a variable.
+; * A declarator initialised by `require('m')` (or `require('m').x`) is an import, not a
+;   variable. Only call and member expressions (the only values with a `function` / `object`
+;   field besides subscripts) are captured as `@_call` and tested by text, so the predicate runs
+;   on few nodes.
 
 ; ================================================================ Definitions
 
@@ -182,14 +185,6 @@
       body: (statement_block) @definition.body)
   ]) @definition.method
 
-; `this.x = …` in a constructor or method: a field of the enclosing class (the engine drops it
-; elsewhere).
-(assignment_expression
-  left: (member_expression
-    object: (this) @definition.receiver
-    property: [(property_identifier) (private_property_identifier)] @name)
-  right: (_) @definition.value) @definition.field
-
 ; ---- interfaces, type aliases, enums, namespaces ------------------------------------------
 
 (interface_declaration
@@ -257,8 +252,13 @@
   (variable_declarator
     name: (identifier) @name
     type: (type_annotation (_) @definition.type)?
-    value: (_ !body) @definition.value) @definition.constant
-  (#not-match? @definition.value "^require\\s*\\(\\s*[\"'`][^\"'`]*[\"'`]\\s*\\)(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)?$"))
+    value: [
+      (_ !body !function !object) @definition.value
+      (subscript_expression) @definition.value
+      (instantiation_expression) @definition.value
+      (call_expression) @definition.value @_call
+      (member_expression) @definition.value @_call]) @definition.constant
+  (#not-match? @_call "^require\\s*\\(\\s*[\"'`][^\"'`]*[\"'`]\\s*\\)(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)?$"))
 
 (lexical_declaration
   kind: "const"
@@ -272,8 +272,13 @@
   (variable_declarator
     name: (identifier) @name
     type: (type_annotation (_) @definition.type)?
-    value: (_ !body) @definition.value) @definition.variable
-  (#not-match? @definition.value "^require\\s*\\(\\s*[\"'`][^\"'`]*[\"'`]\\s*\\)(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)?$"))
+    value: [
+      (_ !body !function !object) @definition.value
+      (subscript_expression) @definition.value
+      (instantiation_expression) @definition.value
+      (call_expression) @definition.value @_call
+      (member_expression) @definition.value @_call]) @definition.variable
+  (#not-match? @_call "^require\\s*\\(\\s*[\"'`][^\"'`]*[\"'`]\\s*\\)(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)?$"))
 
 (lexical_declaration
   kind: "let"
@@ -286,8 +291,13 @@
   (variable_declarator
     name: (identifier) @name
     type: (type_annotation (_) @definition.type)?
-    value: (_ !body) @definition.value) @definition.variable @hoist
-  (#not-match? @definition.value "^require\\s*\\(\\s*[\"'`][^\"'`]*[\"'`]\\s*\\)(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)?$"))
+    value: [
+      (_ !body !function !object) @definition.value
+      (subscript_expression) @definition.value
+      (instantiation_expression) @definition.value
+      (call_expression) @definition.value @_call
+      (member_expression) @definition.value @_call]) @definition.variable @hoist
+  (#not-match? @_call "^require\\s*\\(\\s*[\"'`][^\"'`]*[\"'`]\\s*\\)(\\s*\\.\\s*[A-Za-z_$][A-Za-z0-9_$]*)?$"))
 
 (variable_declaration
   (variable_declarator
@@ -311,8 +321,8 @@
         (identifier) @name @definition.constant
         (assignment_pattern left: (identifier) @name @definition.constant)
         (rest_pattern (identifier) @name @definition.constant)])]
-    value: (_) @_value)
-  (#not-match? @_value "^require\\s*\\("))
+    value: [(_ !function) (call_expression) @_call])
+  (#not-match? @_call "^require\\s*\\("))
 
 (lexical_declaration
   kind: "let"
@@ -328,8 +338,8 @@
         (identifier) @name @definition.variable
         (assignment_pattern left: (identifier) @name @definition.variable)
         (rest_pattern (identifier) @name @definition.variable)])]
-    value: (_) @_value)
-  (#not-match? @_value "^require\\s*\\("))
+    value: [(_ !function) (call_expression) @_call])
+  (#not-match? @_call "^require\\s*\\("))
 
 (variable_declaration
   (variable_declarator
@@ -344,8 +354,8 @@
         (identifier) @name @definition.variable @hoist
         (assignment_pattern left: (identifier) @name @definition.variable @hoist)
         (rest_pattern (identifier) @name @definition.variable @hoist)])]
-    value: (_) @_value)
-  (#not-match? @_value "^require\\s*\\("))
+    value: [(_ !function) (call_expression) @_call])
+  (#not-match? @_call "^require\\s*\\("))
 
 ; Loop variables (`for (const x of xs)`); without a declaration keyword it is a write.
 (for_in_statement kind: ["const" "let"] left: (identifier) @name @definition.variable)
@@ -410,6 +420,15 @@
   type: (type_annotation (_) @definition.type)?
   value: (_)? @definition.default) @definition.parameter
 
+; Parameter properties (`constructor(private x: T)`) also declare a field of the class.
+; `@definition.promoted`: also a property of the class.
+(required_parameter
+  [(accessibility_modifier) (override_modifier) "readonly"]
+  pattern: (identifier) @name) @definition.parameter @definition.promoted
+(optional_parameter
+  [(accessibility_modifier) (override_modifier) "readonly"]
+  pattern: (identifier) @name) @definition.parameter @definition.promoted
+
 (required_parameter
   pattern: (rest_pattern (identifier) @name)
   type: (type_annotation (_) @definition.type)?) @definition.parameter
@@ -450,7 +469,8 @@
 (ambient_declaration
   (module name: [(identifier) (nested_identifier)] @name) @definition.namespace @declaration)
 
-; ---- CommonJS members: `exports.f = …`, `module.exports.f = …`, `module.exports = { f() {} }`
+; ---- CommonJS members: `exports.f = function …`, `module.exports.f = …`, `module.exports = { f() {} }`
+; (`exports.f = f` exports a local: under Exports.)
 
 (assignment_expression
   left: (member_expression
@@ -468,7 +488,8 @@
     object: (identifier) @_exports
     property: (property_identifier) @name)
   right: (_ !body) @definition.value
-  (#eq? @_exports "exports")) @definition.variable
+  (#eq? @_exports "exports")
+  (#not-match? @definition.value "^(?!(?:true|false|null)$)(?:[^\\W\\d]|\\$)[\\w$]*$")) @definition.variable
 
 (assignment_expression
   left: (member_expression
@@ -492,7 +513,8 @@
     property: (property_identifier) @name)
   right: (_ !body) @definition.value
   (#eq? @_module "module")
-  (#eq? @_exports "exports")) @definition.variable
+  (#eq? @_exports "exports")
+  (#not-match? @definition.value "^(?!(?:true|false|null)$)(?:[^\\W\\d]|\\$)[\\w$]*$")) @definition.variable
 
 (assignment_expression
   left: (member_expression
@@ -521,7 +543,9 @@
 (export_statement declaration: (variable_declaration (variable_declarator) @exported.owner))
 (export_statement declaration: (ambient_declaration (_) @exported.owner))
 (export_statement
-  declaration: (ambient_declaration [(lexical_declaration) (variable_declaration)] (variable_declarator) @exported.owner))
+  declaration: (ambient_declaration [
+    (lexical_declaration (variable_declarator) @exported.owner)
+    (variable_declaration (variable_declarator) @exported.owner)]))
 
 ((assignment_expression
    left: (member_expression object: (identifier) @_exports)) @exported.owner
@@ -541,18 +565,30 @@
 
 (export_statement "default" @modifier declaration: (_) @modifier.owner)
 
-([(function_declaration) (generator_function_declaration) (method_definition)] "async" @modifier) @modifier.owner
-(variable_declarator value: [(arrow_function "async" @modifier) (function_expression "async" @modifier) (generator_function "async" @modifier)]) @modifier.owner
-(public_field_definition value: [(arrow_function "async" @modifier) (function_expression "async" @modifier)]) @modifier.owner
+[(function_declaration "async" @modifier)
+ (generator_function_declaration "async" @modifier)
+ (method_definition "async" @modifier)] @modifier.owner
+(variable_declarator
+  value: [(arrow_function "async" @modifier) (function_expression "async" @modifier) (generator_function "async" @modifier)]) @modifier.owner
+(public_field_definition
+  value: [(arrow_function "async" @modifier) (function_expression "async" @modifier)]) @modifier.owner
 
-([(method_definition) (method_signature) (public_field_definition) (abstract_method_signature)]
-  (accessibility_modifier) @modifier) @modifier.owner
-([(method_definition) (method_signature) (public_field_definition)] "static" @modifier) @modifier.owner
-([(abstract_class_declaration) (abstract_method_signature) (public_field_definition)] "abstract" @modifier) @modifier.owner
-([(public_field_definition) (property_signature)] "readonly" @modifier) @modifier.owner
-([(method_definition) (method_signature) (public_field_definition)] (override_modifier) @modifier) @modifier.owner
+[(method_definition (accessibility_modifier) @modifier)
+ (method_signature (accessibility_modifier) @modifier)
+ (abstract_method_signature (accessibility_modifier) @modifier)
+ (public_field_definition (accessibility_modifier) @modifier)] @modifier.owner
+[(method_definition "static" @modifier)
+ (method_signature "static" @modifier)
+ (public_field_definition "static" @modifier)] @modifier.owner
+[(abstract_class_declaration "abstract" @modifier)
+ (abstract_method_signature "abstract" @modifier)
+ (public_field_definition "abstract" @modifier)] @modifier.owner
+[(public_field_definition "readonly" @modifier)
+ (property_signature "readonly" @modifier)] @modifier.owner
+[(method_definition (override_modifier) @modifier)
+ (method_signature (override_modifier) @modifier)
+ (public_field_definition (override_modifier) @modifier)] @modifier.owner
 (method_definition ["get" "set"] @modifier) @modifier.owner
-([(public_field_definition) (property_signature)] "?" @modifier) @modifier.owner
 
 ; ---- decorators ---------------------------------------------------------------------------
 
@@ -619,8 +655,14 @@
     (object_pattern [(shorthand_property_identifier_pattern) (pair_pattern value: (identifier))] @reference.write)])
 (for_in_statement !kind left: (identifier) @reference.write)
 
+; A function or class expression's own name binds only inside itself: not a reference.
+(function_expression name: (identifier) @ignore)
+(generator_function name: (identifier) @ignore)
+(class name: (type_identifier) @ignore)
+
 ; Types: identifiers inside annotations (`typeof x`, `ns.T`) are type references.
-[(type_annotation) (type_arguments) (constraint) (default_type) (type_predicate)] @type.region
+[(type_annotation) (type_arguments) (constraint) (default_type) (type_predicate)
+ (implements_clause) (extends_type_clause)] @type.region
 (type_alias_declaration value: (_) @type.region)
 (as_expression (_) (_) @type.region)
 (satisfies_expression (_) (_) @type.region)
@@ -743,6 +785,20 @@
 ((assignment_expression
    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
    right: (object (pair key: (property_identifier) @export.alias value: (identifier) @export.name)))
+ (#eq? @_module "module")
+ (#eq? @_exports "exports"))
+
+; exports.f = f;  module.exports.f = f
+((assignment_expression
+   left: (member_expression object: (identifier) @_exports property: (property_identifier) @export.alias)
+   right: (identifier) @export.name)
+ (#eq? @_exports "exports"))
+
+((assignment_expression
+   left: (member_expression
+     object: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
+     property: (property_identifier) @export.alias)
+   right: (identifier) @export.name)
  (#eq? @_module "module")
  (#eq? @_exports "exports"))
 

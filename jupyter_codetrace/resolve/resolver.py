@@ -128,7 +128,9 @@ class Resolver:
                     and (o.scope < 0 or defs[d.container].own_scope == o.scope)]
         return [Symbol(symbol.path, i) for i in sorted(same, key=lambda i: (defs[i].scope < 0, i))] or [symbol]
 
-    def definition(self, symbol: Symbol) -> Definition | None:
+    def definition(self, symbol: Symbol | None) -> Definition | None:
+        if symbol is None:
+            return None
         view = self.view(symbol.path)
         if view is None or symbol.index < 0 or symbol.index >= len(view.facts.definitions):
             return None
@@ -140,7 +142,10 @@ class Resolver:
         cached = self._resolved.get(key)
         if cached is None:
             self._resolved[key] = _UNKNOWN  # a cycle through this reference resolves to nothing
-            cached = self._resolved[key] = self._resolve_reference(path, ref_index, 0)
+            cached = self._resolve_reference(path, ref_index, 0)
+            if cached.status == "found" and cached.target is None:
+                cached = Resolution("not_found")
+            self._resolved[key] = cached
         return cached
 
     def _resolve_reference(self, path: str, ref_index: int, depth: int) -> Resolution:
@@ -384,7 +389,7 @@ class Resolver:
         resolution = self.resolve_reference(path, index)
         if resolution.status == "builtin":
             return _Type("builtin") if kind != "r" else None
-        if resolution.status != "found" or resolution.kind == "name-only":
+        if resolution.status != "found" or resolution.kind == "name-only" or resolution.target is None:
             return None
         target = resolution.target
         if target.is_module:
@@ -438,7 +443,7 @@ class Resolver:
             if refs[i].receiver is not False and refs[i].receiver is not None:
                 continue
             found = self.resolve_reference(symbol.path, i)
-            if found.status == "found" and not found.target.is_module:
+            if found.status == "found" and found.target is not None and not found.target.is_module:
                 d = self.definition(found.target)
                 if d is not None and d.kind in CLASS_KINDS:
                     # A member access `mod.Class` resolves on its last name: keep looking for it.
@@ -452,7 +457,7 @@ class Resolver:
             if bare.isidentifier() and bare != text.strip():
                 d = self.definition(symbol)
                 found = self.resolve_name(symbol.path, d.scope if d.scope >= 0 else 0, bare, d.start_byte, depth)
-                if found.status == "found" and not found.target.is_module:
+                if found.status == "found" and found.target is not None and not found.target.is_module:
                     target = self.definition(found.target)
                     if target is not None and target.kind in CLASS_KINDS:
                         return _Type("instance", found.target)

@@ -1,0 +1,18 @@
+# Two commands for a fresh Debian 12 machine (root, or a user with sudo); both idempotent.
+#   make lab    set up, then start JupyterLab on the demo repository
+#   make test   set up, then run the tests (PYTEST_ARGS="-k definition" to narrow)
+# The work is in scripts/: bootstrap.sh (apt packages, the cached .venv), lab.sh, test.sh.
+
+PYTEST_ARGS ?=
+LAB_ARGS ?=
+
+.PHONY: lab test setup
+
+lab:
+	scripts/lab.sh $(LAB_ARGS)
+
+test:
+	scripts/test.sh $(PYTEST_ARGS)
+
+setup:
+	scripts/bootstrap.sh
