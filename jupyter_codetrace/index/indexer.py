@@ -13,17 +13,18 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import dataclass, field, replace
 from typing import Callable
 
 from ..errors import CacheError
 from ..facts import FileFacts
 from ..languages import by_name, for_path
 from ..languages.spec import QUERY_DIR
-from ..workspace import Workspace
+from ..workspace import VENDORED_DIRS, Workspace
 from .discover import BinaryFile, discover, read_source
 from .extract import extract_file
 from .parsing import grammar_version
+from .watch import DirectoryWatcher
 from .store import INDEXER_VERSION, FileRecord, Store, decode, encode
 
 __all__ = ["Index", "IndexStats", "Progress"]
@@ -197,6 +198,8 @@ class Index:
         self.generation = 0
         self.last_stats: IndexStats | None = None
         self._dirs: set[str] = set()
+        self._watcher = DirectoryWatcher()
+        self._watching = False
 
     # ------------------------------------------------------------------ public
     @property
@@ -237,6 +240,10 @@ class Index:
         """Bring the index in line with the disk; returns what was seen and done."""
         with self._lock:
             started = time.perf_counter()
+            changed, new_folders = self._watcher.drain()
+            if self._watching and not changed and self.last_stats is not None:
+                # Nothing under the root changed since the last walk: no need to walk again.
+                return replace(self.last_stats, parsed=0, removed=0, seconds=time.perf_counter() - started)
             store = self.store
             stats = IndexStats(root=str(self.workspace.root), cache=str(store.path), cache_note=store.discarded_reason)
             sources, skipped = discover(self.workspace, _language_for_path)
@@ -257,6 +264,9 @@ class Index:
                 self._dirs = {os.path.dirname(p) for p in present}
             if removed or parsed:
                 self.generation += 1
+            if new_folders or not self._watching:
+                self._watcher.forget()
+                self._watching = self._watcher.watch(self._folders())
             stats.parsed, stats.removed = parsed, len(removed)
             self._fill_stats(stats)
             stats.seconds = time.perf_counter() - started
@@ -308,7 +318,25 @@ class Index:
             data, _ = notebook_source(data)
         return data
 
+    def _folders(self) -> list[str]:
+        """Every folder the walk enters (not ignored, not vendored), absolute, for the watcher."""
+        root = str(self.workspace.root)
+        folders, stack = [root], [(root, "")]
+        while stack:
+            folder, prefix = stack.pop()
+            try:
+                entries = list(os.scandir(folder))
+            except OSError:
+                continue
+            for entry in entries:
+                if entry.is_dir(follow_symlinks=False) and entry.name not in VENDORED_DIRS \
+                        and not self.workspace.is_ignored(prefix + entry.name, is_dir=True):
+                    folders.append(entry.path)
+                    stack.append((entry.path, prefix + entry.name + "/"))
+        return folders
+
     def close(self) -> None:
+        self._watcher.close()
         if self._store is not None:
             self._store.close()
 

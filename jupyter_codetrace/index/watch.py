@@ -1,0 +1,104 @@
+"""Change detection without a walk: Linux inotify, read synchronously at query time.
+
+The kernel queues an event before the writing process's ``write()``/``rename()`` returns, so
+reading the queue at the start of a query is as fresh as a stat walk, at a fraction of the
+cost (a stat walk of 10,000 files takes ~50-100 ms here; an empty queue read takes µs).
+Anywhere inotify is missing or runs out of watches, ``DirectoryWatcher.active`` is False and
+the indexer walks the tree on every query instead.
+"""
+
+from __future__ import annotations
+
+import ctypes
+import ctypes.util
+import os
+import struct
+import sys
+
+__all__ = ["DirectoryWatcher"]
+
+_IN_MODIFY, _IN_ATTRIB, _IN_CLOSE_WRITE = 0x002, 0x004, 0x008
+_IN_MOVED_FROM, _IN_MOVED_TO, _IN_CREATE, _IN_DELETE = 0x040, 0x080, 0x100, 0x200
+_IN_DELETE_SELF, _IN_MOVE_SELF, _IN_ONLYDIR = 0x400, 0x800, 0x01000000
+_MASK = (_IN_MODIFY | _IN_ATTRIB | _IN_CLOSE_WRITE | _IN_MOVED_FROM | _IN_MOVED_TO | _IN_CREATE
+         | _IN_DELETE | _IN_DELETE_SELF | _IN_MOVE_SELF | _IN_ONLYDIR)
+_IN_ISDIR, _IN_Q_OVERFLOW = 0x40000000, 0x4000
+_IN_NONBLOCK, _IN_CLOEXEC = os.O_NONBLOCK, getattr(os, "O_CLOEXEC", 0o2000000)
+
+
+def _libc():
+    if not sys.platform.startswith("linux"):
+        return None
+    try:
+        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        libc.inotify_init1.argtypes = [ctypes.c_int]
+        libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
+        return libc
+    except (OSError, AttributeError):
+        return None
+
+
+class DirectoryWatcher:
+    """Tells whether anything under the watched folders changed since the last ``drain()``."""
+
+    def __init__(self):
+        self._libc = _libc()
+        self._fd = -1
+        self._watched: set[str] = set()
+        if self._libc is not None:
+            fd = self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
+            self._fd = fd if fd >= 0 else -1
+
+    @property
+    def active(self) -> bool:
+        return self._fd >= 0
+
+    def watch(self, folders) -> bool:
+        """Watch these absolute folders (already-watched ones cost nothing). False: gave up."""
+        if not self.active:
+            return False
+        for folder in folders:
+            if folder in self._watched:
+                continue
+            if self._libc.inotify_add_watch(self._fd, os.fsencode(folder), _MASK) < 0:
+                if ctypes.get_errno() in (28, 12):  # ENOSPC (watch limit), ENOMEM: fall back to walking
+                    self.close()
+                    return False
+                continue  # the folder vanished meanwhile: the next walk sees that
+            self._watched.add(folder)
+        return True
+
+    def drain(self) -> tuple[bool, bool]:
+        """(anything changed, a folder appeared or the queue overflowed) since the last call."""
+        if not self.active:
+            return True, True
+        changed = folders = False
+        while True:
+            try:
+                data = os.read(self._fd, 1 << 16)
+            except BlockingIOError:
+                return changed, folders
+            except OSError:
+                self.close()
+                return True, True
+            if not data:
+                return changed, folders
+            changed = True
+            offset = 0
+            while offset + 16 <= len(data):
+                _wd, mask, _cookie, length = struct.unpack_from("iIII", data, offset)
+                if mask & (_IN_ISDIR | _IN_Q_OVERFLOW | _IN_DELETE_SELF | _IN_MOVE_SELF):
+                    folders = True
+                offset += 16 + length
+
+    def forget(self) -> None:
+        """Folders may have been replaced: re-add every watch on the next ``watch()``."""
+        self._watched.clear()
+
+    def close(self) -> None:
+        if self._fd >= 0:
+            try:
+                os.close(self._fd)
+            except OSError:
+                pass
+        self._fd = -1

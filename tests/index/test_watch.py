@@ -1,0 +1,54 @@
+"""Freshness through the inotify watcher: changes are seen on the very next query, and an
+unchanged tree is not walked again."""
+
+import os
+
+from jupyter_codetrace import Project
+from jupyter_codetrace.index.watch import DirectoryWatcher
+
+
+def _write(path, text):
+    path.parent.mkdir(parents=True, exist_ok=True)
+    path.write_text(text)
+
+
+def test_changes_in_new_and_empty_folders_are_seen(tmp_path):
+    _write(tmp_path / "a.py", "def alpha():\n    return 1\n")
+    (tmp_path / "assets").mkdir()                       # a folder with no source in it yet
+    project = Project(tmp_path)
+    assert project.index().files == 1
+    _write(tmp_path / "assets" / "b.py", "def beta():\n    return 2\n")
+    _write(tmp_path / "new" / "deeper" / "c.py", "def gamma():\n    return 3\n")
+    assert project.symbols("beta").matches[0].file == "assets/b.py"
+    assert project.symbols("gamma").matches[0].file == "new/deeper/c.py"
+    os.remove(tmp_path / "assets" / "b.py")
+    assert project.symbols("beta").status == "symbol_not_found"
+
+
+def test_unchanged_tree_is_not_walked_again(tmp_path):
+    _write(tmp_path / "a.py", "def alpha():\n    return 1\n")
+    project = Project(tmp_path)
+    project.index()
+    if not project._index._watcher.active:  # no inotify here: every query walks instead
+        return
+    walks = []
+    original = project._index._fill_stats
+    project._index._fill_stats = lambda stats: (walks.append(1), original(stats))
+    project.find_definition("alpha", "a.py", 1)
+    assert walks == []
+    (tmp_path / "a.py").write_text("\n\ndef alpha():\n    return 1\n")
+    assert project.find_definition("alpha", "a.py", 3).line == 3
+    assert walks == [1]
+
+
+def test_watcher_reports_nothing_without_changes(tmp_path):
+    watcher = DirectoryWatcher()
+    if not watcher.active:
+        return
+    assert watcher.watch([str(tmp_path)])
+    assert watcher.drain() == (False, False)
+    (tmp_path / "x.txt").write_text("x")
+    assert watcher.drain()[0] is True
+    (tmp_path / "sub").mkdir()
+    assert watcher.drain() == (True, True)
+    watcher.close()
