@@ -40,18 +40,21 @@ class Project:
             return self._index.refresh(progress)
 
     def find_definition(self, symbol: str, file: str, line: int, column: int | None = None,
-                        mode: str = "definition") -> DefinitionResult:
+                        mode: str = "definition", cell: int | None = None) -> DefinitionResult:
         """Where the name ``symbol`` written at ``file:line[:column]`` is defined.
 
         ``mode``: ``"definition"`` (the body), ``"declaration"`` (a stub, overload signature or
         prototype) or ``"type_definition"`` (the type of the variable or expression).
+        For a notebook, ``cell`` is the cell's 0-based index in the notebook and ``line`` the
+        line within that cell.
         """
-        return queries.find_definition(self._context, symbol, file, line, column, mode)
+        return queries.find_definition(self._context, symbol, file, line, column, mode, cell)
 
     def find_references(self, symbol: str, file: str, line: int, column: int | None = None,
-                        include_declaration: bool = False) -> ReferencesResult:
-        """Every use of the symbol named at ``file:line[:column]``, with usage kinds."""
-        return queries.find_references(self._context, symbol, file, line, column, include_declaration)
+                        include_declaration: bool = False, cell: int | None = None) -> ReferencesResult:
+        """Every use of the symbol named at ``file:line[:column]`` (``cell``: as in
+        ``find_definition``), with usage kinds."""
+        return queries.find_references(self._context, symbol, file, line, column, include_declaration, cell)
 
     def symbols(self, query: str, limit: int = 50) -> SymbolsResult:
         """Fuzzy workspace symbol search, best first."""

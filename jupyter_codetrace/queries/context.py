@@ -160,6 +160,26 @@ class QueryContext:
             return []
         return data.decode("utf-8", "replace").splitlines()
 
+    def virtual_line(self, path: str, cell, line: int) -> int:
+        """The indexed line of ``line`` in notebook cell ``cell`` (0-based index in ``cells``)."""
+        if cell is None:
+            return line
+        try:
+            cell = int(cell)
+        except (TypeError, ValueError):
+            raise InvalidRequest(f"cell must be a whole number >= 0, got {cell!r}", field="cell") from None
+        view = self.resolver.view(path)
+        cells = view.facts.notebook_cells if view else None
+        if not cells:
+            raise InvalidRequest(f"cell is given but '{path}' is not a notebook", field="cell")
+        for index, first, count in cells:
+            if index == cell:
+                if not 1 <= line <= max(count, 1):
+                    raise InvalidRequest(f"line {line} is outside cell {cell} (lines 1-{max(count, 1)})", field="line")
+                return first + line - 1
+        code_cells = ", ".join(str(c[0]) for c in cells)
+        raise InvalidRequest(f"cell {cell} is not a code cell of '{path}' (code cells: {code_cells})", field="cell")
+
     def cell_position(self, path: str, line: int) -> tuple[int | None, int]:
         """(cell, line in cell) for notebooks; (None, line) otherwise."""
         view = self.resolver.view(path)

@@ -29,7 +29,8 @@ class Located:
         self.resolution, self.usage, self.line, self.column = resolution, usage, line, column
 
 
-def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="definition") -> DefinitionResult:
+def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="definition",
+                    cell=None) -> DefinitionResult:
     symbol = validate_symbol(symbol)
     line, column = validate_position(line, column)
     if mode not in MODES:
@@ -40,6 +41,7 @@ def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="de
         if not ctx.index.has_file(path):
             message, suggestions = ctx.not_indexed_message(path, symbol)
             return DefinitionResult("file_not_indexed", symbol, mode, message, suggestions)
+        line = ctx.virtual_line(path, cell, line)
         located = locate(ctx, path, symbol, line, column)
         if located is None:
             names = ctx.names_on_line(path, line)

@@ -16,7 +16,8 @@ __all__ = ["find_references", "references_to"]
 _CONTEXT_CHARS = 160
 
 
-def find_references(ctx: QueryContext, symbol, file, line, column=None, include_declaration=False) -> ReferencesResult:
+def find_references(ctx: QueryContext, symbol, file, line, column=None, include_declaration=False,
+                    cell=None) -> ReferencesResult:
     symbol = validate_symbol(symbol)
     line, column = validate_position(line, column)
     path = ctx.file_argument(file)
@@ -25,6 +26,7 @@ def find_references(ctx: QueryContext, symbol, file, line, column=None, include_
         if not ctx.index.has_file(path):
             message, suggestions = ctx.not_indexed_message(path, symbol)
             return ReferencesResult("file_not_indexed", symbol, message, suggestions)
+        line = ctx.virtual_line(path, cell, line)
         located = locate(ctx, path, symbol, line, column)
         if located is None:
             names = ctx.names_on_line(path, line)
