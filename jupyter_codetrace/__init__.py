@@ -8,11 +8,11 @@
 from .errors import CodetraceError, InvalidRequest
 from .index.indexer import IndexStats
 from .project import Project
-from .results import DefinitionResult, ReferencesResult, SymbolsResult
+from .results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
 
 __all__ = [
     "Project", "InvalidRequest", "CodetraceError", "IndexStats",
-    "DefinitionResult", "ReferencesResult", "SymbolsResult", "__version__",
+    "DefinitionResult", "ReferencesResult", "SymbolsResult", "TraceResult", "GraphResult", "__version__",
 ]
 
 __version__ = "0.1.0"

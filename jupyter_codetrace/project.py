@@ -7,7 +7,7 @@ from typing import Sequence
 
 from . import queries
 from .index.indexer import Index, IndexStats, Progress
-from .results import DefinitionResult, ReferencesResult, SymbolsResult
+from .results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
 from .workspace import Workspace
 
 __all__ = ["Project"]
@@ -55,6 +55,34 @@ class Project:
         """Every use of the symbol named at ``file:line[:column]`` (``cell``: as in
         ``find_definition``), with usage kinds."""
         return queries.find_references(self._context, symbol, file, line, column, include_declaration, cell)
+
+    def trace(self, symbol: str, file: str | None = None, references: bool = False, calls: bool = False,
+              types: bool = False) -> TraceResult:
+        """Everything about ``symbol``: its definition (always), and on request its references,
+        incoming/outgoing call trees and type hierarchy and flows. ``.to_text()`` is YAML.
+
+        With ``file``, the symbol is looked up in that file first (a definition there, or an
+        import that is followed); without it, across the project, best match first.
+        """
+        return queries.trace(self._context, symbol, file, references, calls, types)
+
+    def dependencies_of(self, file: str, symbol: str, include_name_matches: bool = False) -> GraphResult:
+        """What ``symbol`` (defined in ``file``) depends on: calls, references, base types — transitively."""
+        return queries.dependencies_of(self._context, file, symbol, include_name_matches)
+
+    def dependents_of(self, file: str, symbol: str, include_name_matches: bool = False) -> GraphResult:
+        """Who depends on ``symbol`` (defined in ``file``): callers, referrers, subtypes — transitively."""
+        return queries.dependents_of(self._context, file, symbol, include_name_matches)
+
+    def paths_between(self, source: tuple[str, str], target: tuple[str, str],
+                      include_name_matches: bool = False) -> GraphResult:
+        """How ``(file, symbol)`` pairs connect, in either direction: shortest paths first
+        (at most 10, at most 12 edges); arrows show the real direction."""
+        return queries.paths_between(self._context, source, target, include_name_matches)
+
+    def call_graph(self, include_name_matches: bool = False) -> GraphResult:
+        """The whole graph: every node and edge (``.to_dot()``, ``.to_dict()``)."""
+        return queries.call_graph(self._context, include_name_matches)
 
     def symbols(self, query: str, limit: int = 50) -> SymbolsResult:
         """Fuzzy workspace symbol search, best first."""

@@ -10,7 +10,7 @@ from dataclasses import dataclass, field
 
 __all__ = [
     "NOT_FOUND_STATUSES", "Location", "DefinitionResult", "Reference", "ReferencesResult",
-    "SymbolMatch", "SymbolsResult",
+    "SymbolMatch", "SymbolsResult", "GraphNode", "GraphEdge", "GraphResult", "TraceResult",
 ]
 
 NOT_FOUND_STATUSES = ("file_not_indexed", "reference_not_found", "symbol_not_found", "unresolved",
@@ -209,4 +209,121 @@ class SymbolsResult(_Displayable):
                 "truncated": self.truncated, "symbols": [m.to_dict() for m in self.matches]}
         if self.message:
             data["message"] = self.message
+        return data
+
+
+@dataclass(frozen=True)
+class GraphNode:
+    id: str
+    name: str
+    qualified_name: str
+    kind: str
+    file: str
+    line: int
+    end_line: int
+    offset: int                 # first line of the definition (decorators and doc comments included)
+    limit: int                  # its number of lines: `offset`/`limit` suit a file-read tool
+    external_calls: tuple[str, ...] = ()
+    cell: int | None = None
+
+    def to_dict(self) -> dict:
+        data = {"id": self.id, "name": self.name, "qualified_name": self.qualified_name, "kind": self.kind,
+                "file": self.file, "line": self.line, "end_line": self.end_line, "offset": self.offset,
+                "limit": self.limit}
+        if self.external_calls:
+            data["external_calls"] = list(self.external_calls)
+        if self.cell is not None:
+            data["cell"] = self.cell
+        return data
+
+
+@dataclass(frozen=True)
+class GraphEdge:
+    source: str
+    target: str
+    kind: str
+    file: str
+    line: int
+    resolution: str
+
+    def to_dict(self) -> dict:
+        return {"source": self.source, "target": self.target, "kind": self.kind, "file": self.file,
+                "line": self.line, "resolution": self.resolution}
+
+
+@dataclass(frozen=True)
+class GraphResult(_Displayable):
+    """``dependencies_of`` / ``dependents_of`` / ``paths_between`` / ``call_graph``."""
+
+    status: str
+    query: str                                  # dependencies | dependents | paths | graph
+    message: str | None = None
+    suggestions: tuple[dict, ...] = ()
+    inputs: tuple[str, ...] = ()                # node ids the query started from
+    nodes: tuple[GraphNode, ...] = ()
+    edges: tuple[GraphEdge, ...] = ()
+    paths: tuple[tuple[str, ...], ...] = ()     # paths_between: node ids, in the real direction
+    snippets: dict = field(default_factory=dict, compare=False, repr=False)   # node id -> [(line, text)]
+    truncated: bool = False
+    include_name_matches: bool = False
+
+    def to_dict(self) -> dict:
+        data = {"status": self.status, "query": self.query}
+        if self.status not in ("found",):
+            data["message"] = self.message
+            data["suggestions"] = [dict(s) for s in self.suggestions]
+        data.update({
+            "inputs": list(self.inputs), "nodes": [n.to_dict() for n in self.nodes],
+            "edges": [e.to_dict() for e in self.edges], "truncated": self.truncated,
+            "include_name_matches": self.include_name_matches,
+        })
+        if self.query == "paths":
+            data["paths"] = [list(p) for p in self.paths]
+        return data
+
+    def to_dot(self) -> str:
+        from .render import dot
+
+        return dot.graph_to_dot(self)
+
+    def to_svg(self) -> str:
+        from .render import dot
+
+        return dot.to_svg(self.to_dot())
+
+    def _repr_svg_(self) -> str | None:
+        from .render import dot
+
+        if self.status != "found" or not self.edges or not dot.available():
+            return None
+        return self.to_svg()
+
+
+@dataclass(frozen=True)
+class TraceResult(_Displayable):
+    """Everything about one symbol: ``definition`` always; references, calls, types on request."""
+
+    status: str
+    symbol: str
+    message: str | None = None
+    suggestions: tuple[dict, ...] = ()
+    definition: DefinitionResult | None = None
+    references: dict | None = None
+    calls: dict | None = None
+    types: dict | None = None
+    note: str | None = None                     # e.g. several definitions matched: which was taken
+
+    def to_dict(self) -> dict:
+        data = {"status": self.status, "symbol": self.symbol}
+        if self.status != "found":
+            data["message"] = self.message
+            data["suggestions"] = [dict(s) for s in self.suggestions]
+            return data
+        data["definition"] = self.definition.to_dict()
+        for key in ("references", "calls", "types"):
+            value = getattr(self, key)
+            if value is not None:
+                data[key] = value
+        if self.note:
+            data["note"] = self.note
         return data

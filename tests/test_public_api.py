@@ -6,7 +6,7 @@ import jupyter_codetrace
 def test_public_names():
     assert sorted(jupyter_codetrace.__all__) == sorted([
         "Project", "InvalidRequest", "CodetraceError", "IndexStats",
-        "DefinitionResult", "ReferencesResult", "SymbolsResult", "__version__",
+        "DefinitionResult", "ReferencesResult", "SymbolsResult", "TraceResult", "GraphResult", "__version__",
     ])
     for name in jupyter_codetrace.__all__:
         assert hasattr(jupyter_codetrace, name)

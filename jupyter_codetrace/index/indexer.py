@@ -295,6 +295,11 @@ class Index:
     def files(self) -> list[str]:
         return sorted(self._summaries)
 
+    def digests(self) -> dict[str, str]:
+        """path -> content digest of every indexed file (what the graph keys its files by)."""
+        with self._lock:
+            return {path: summary.record.digest for path, summary in self._summaries.items()}
+
     def has_file(self, path: str) -> bool:
         return path in self._summaries
 

@@ -6,7 +6,7 @@ import builtins
 
 from .spec import LanguageSpec, ModuleContext
 
-__all__ = ["SPEC", "resolve_python_module"]
+__all__ = ["SPEC", "resolve_python_module", "python_module_name"]
 
 
 def resolve_python_module(spec: str, importer: str, ctx: ModuleContext) -> list[str]:
@@ -50,6 +50,22 @@ def resolve_python_module(spec: str, importer: str, ctx: ModuleContext) -> list[
     return found
 
 
+def python_module_name(path: str, ctx: ModuleContext) -> str:
+    """The dotted name an ``import`` would use: ``src/pkg/mod.py`` -> ``pkg.mod``."""
+    for root in sorted(ctx.package_roots(), key=len, reverse=True):
+        prefix = f"{root}/" if root else ""
+        if path.startswith(prefix):
+            rest = path[len(prefix):]
+            break
+    else:
+        rest = path
+    rest = rest.rsplit(".", 1)[0] if rest.endswith((".py", ".pyi", ".ipynb")) else rest
+    parts = rest.split("/")
+    if parts[-1] == "__init__" and len(parts) > 1:
+        parts.pop()
+    return ".".join(parts)
+
+
 def _is_public(name: str) -> bool:
     return not name.startswith("_") or (name.startswith("__") and name.endswith("__"))
 
@@ -68,4 +84,5 @@ SPEC = LanguageSpec(
     is_public=_is_public,
     declaration_suffixes=(".pyi",),
     resolve_module=resolve_python_module,
+    module_name=python_module_name,
 )

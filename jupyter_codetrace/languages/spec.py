@@ -33,6 +33,12 @@ def _public_by_default(name: str) -> bool:
     return True
 
 
+def _path_without_extension(path: str, ctx: ModuleContext) -> str:
+    """``src/utils.ts`` -> ``src/utils``: how TS/JS (and the default) name a module."""
+    stem, dot, _ = path.rpartition(".")
+    return stem if dot and "/" not in path[len(stem):] else path
+
+
 @dataclass(frozen=True)
 class LanguageSpec:
     name: str                                   # "python"
@@ -51,6 +57,7 @@ class LanguageSpec:
     doc_comment_prefixes: tuple[str, ...] = ()  # comments that document the next definition
     declaration_suffixes: tuple[str, ...] = ()  # files holding declarations only (".pyi", ".d.ts")
     resolve_module: Callable[[str, str, ModuleContext], list[str]] = _no_modules
+    module_name: Callable[[str, ModuleContext], str] = _path_without_extension  # file -> qualified module name
     precise: bool = True                        # False for tags-only fallback languages
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 

@@ -3,7 +3,7 @@ the code, type, signature and export status; references grouped by file."""
 
 from __future__ import annotations
 
-from ..results import DefinitionResult, ReferencesResult, SymbolsResult
+from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
 
 __all__ = ["render", "fence_language"]
 
@@ -24,6 +24,14 @@ def render(result) -> str:
         return _references(result)
     if isinstance(result, SymbolsResult):
         return _symbols(result)
+    if isinstance(result, GraphResult):
+        from . import graph
+
+        return "```text\n" + graph.render(result) + "```\n"
+    if isinstance(result, TraceResult):
+        from . import trace
+
+        return "```yaml\n" + trace.render(result) + "```\n"
     raise TypeError(f"no Markdown renderer for {type(result).__name__}")
 
 

@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..results import DefinitionResult, ReferencesResult, SymbolsResult
+from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
 
 __all__ = ["render"]
 
@@ -14,6 +14,14 @@ def render(result) -> str:
         return _references(result)
     if isinstance(result, SymbolsResult):
         return _symbols(result)
+    if isinstance(result, GraphResult):
+        from . import graph
+
+        return graph.render(result)
+    if isinstance(result, TraceResult):
+        from . import trace
+
+        return trace.render(result)
     raise TypeError(f"no text renderer for {type(result).__name__}")
 
 

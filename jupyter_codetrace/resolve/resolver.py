@@ -98,10 +98,22 @@ class Resolver:
         self.modules = ProjectModules(index, workspace)
         self._views: dict[str, _FileView | None] = {}
         self._resolved: dict[tuple[str, int], Resolution] = {}
-        self._members: dict[tuple[Symbol, str], Resolution] = {}
+        # What each resolution read: file paths, "*name:N" (a same-name lookup over the whole
+        # project) and "*files" (a module or submodule that was not found). The graph uses it
+        # to redo only the files whose answers a change can alter.
+        self._read: list[set[str]] = [set()]
+        self._reads: dict[tuple[str, int], frozenset[str]] = {}
 
     # ------------------------------------------------------------------ files
+    def recording(self) -> "_Recording":
+        """``with resolver.recording() as read:`` collects what resolutions inside it read."""
+        return _Recording(self._read)
+
+    def _note(self, what: str) -> None:
+        self._read[-1].add(what)
+
     def view(self, path: str) -> _FileView | None:
+        self._read[-1].add(path)
         if path not in self._views:
             facts = self.index.facts(path)
             if facts is None:
@@ -142,10 +154,14 @@ class Resolver:
         cached = self._resolved.get(key)
         if cached is None:
             self._resolved[key] = _UNKNOWN  # a cycle through this reference resolves to nothing
-            cached = self._resolve_reference(path, ref_index, 0)
+            with self.recording() as read:
+                cached = self._resolve_reference(path, ref_index, 0)
             if cached.status == "found" and cached.target is None:
                 cached = Resolution("not_found")
             self._resolved[key] = cached
+            self._reads[key] = frozenset(read)
+        else:
+            self._read[-1].update(self._reads.get(key, ()))
         return cached
 
     def _resolve_reference(self, path: str, ref_index: int, depth: int) -> Resolution:
@@ -221,7 +237,7 @@ class Resolver:
     def _via_star(self, path: str, import_index: int, name: str, depth: int) -> Resolution | None:
         view = self.view(path)
         imp = view.facts.imports[import_index]
-        for target in self.modules.resolve(imp.module, path, view.facts.language):
+        for target in self._modules(imp.module, path, view.facts.language):
             found = self.module_member(target, name, depth + 1, star=True)
             if found.status == "found":
                 return found.with_chain((path, imp.statement))
@@ -237,7 +253,7 @@ class Resolver:
         module = imp.module
         if imp.kind == "dotted":
             module = imp.module.split(".")[0]
-        targets = self.modules.resolve(module, path, view.facts.language)
+        targets = self._modules(module, path, view.facts.language)
         if not targets:
             return Resolution("unresolved", via=imp.statement)
         if imp.kind in ("dotted", "module", "namespace"):
@@ -270,7 +286,7 @@ class Resolver:
             if export.kind == "named" and export.exported_as == name:
                 step = (module_path, export.statement)
                 if export.module is not None:
-                    for target in self.modules.resolve(export.module, module_path, facts.language):
+                    for target in self._modules(export.module, module_path, facts.language):
                         found = self.module_member(target, export.name, depth + 1)
                         if found.status == "found":
                             return found.with_chain(step)
@@ -280,7 +296,7 @@ class Resolver:
                     return Resolution("found", found.target, "import")
                 return found
             if export.kind == "namespace" and export.exported_as == name and export.module:
-                targets = self.modules.resolve(export.module, module_path, facts.language)
+                targets = self._modules(export.module, module_path, facts.language)
                 if targets:
                     return Resolution("found", Symbol(targets[0].rstrip("/")), "import",
                                       resolved_from=[(module_path, export.statement)])
@@ -305,7 +321,7 @@ class Resolver:
                 return found if found.kind != "scope" else Resolution("found", found.target, "import")
         for export in facts.exports:
             if export.kind == "star" and export.module:
-                for target in self.modules.resolve(export.module, module_path, facts.language):
+                for target in self._modules(export.module, module_path, facts.language):
                     found = self.module_member(target, name, depth + 1, star=True)
                     if found.status == "found":
                         return found.with_chain((module_path, export.statement))
@@ -318,7 +334,14 @@ class Resolver:
             return self._submodule(base, name)
         return Resolution("not_found")
 
+    def _modules(self, spec: str, importer: str, language: str) -> list[str]:
+        found = self.modules.resolve(spec, importer, language)
+        if not found:
+            self._note("*files")
+        return found
+
     def _submodule(self, package: str, name: str) -> Resolution:
+        self._note("*files")
         prefix = f"{package}/" if package else ""
         for candidate in (f"{prefix}{name}.py", f"{prefix}{name}/__init__.py", f"{prefix}{name}.pyi"):
             if self.index.has_file(candidate):
@@ -466,6 +489,7 @@ class Resolver:
     # ------------------------------------------------------------------ name-only fallback
     def name_only(self, name: str, from_path: str, members: bool, external_base: bool = False) -> Resolution:
         """No resolution: the same-named definitions, best first, honestly labelled."""
+        self._note(f"*name:{name}")
         candidates: list[Symbol] = []
         for path in sorted(self.index.defined_in.get(name, ()), key=lambda p: (p != from_path, p)):
             view = self.view(path)
@@ -483,6 +507,21 @@ class Resolver:
         if not candidates:
             return Resolution("unresolved" if members or external_base else "not_found")
         return Resolution("found", candidates[0], "name-only", candidates[:_MAX_CANDIDATES])
+
+
+class _Recording:
+    __slots__ = ("stack", "read")
+
+    def __init__(self, stack: list[set[str]]):
+        self.stack, self.read = stack, set()
+
+    def __enter__(self) -> set[str]:
+        self.stack.append(self.read)
+        return self.read
+
+    def __exit__(self, *exc) -> None:
+        self.stack.pop()
+        self.stack[-1].update(self.read)
 
 
 def _nearest(entries: list, at: int):

@@ -1,0 +1,333 @@
+"""The code graph: definitions as nodes, located and typed edges between them, kept fresh.
+
+Nodes are definitions that can do or be something in a call graph (functions, methods,
+constructors, classes, interfaces, …) plus one node per module for its top-level code. A node's
+id is ``file#nesting`` (``app/models.py#User.save``); a module's is ``file#module-name``.
+
+Edges (``CALLS``, ``REFERENCES``, ``EXTENDS``, ``IMPLEMENTS``, ``IMPORTS``) come from one file's
+references resolved by the resolver, so each file owns the edges whose site it holds. The graph
+is rebuilt per file: a changed file redoes its own edges, and so does every file whose
+resolutions read it (the resolver records what each resolution looked at).
+"""
+
+from __future__ import annotations
+
+from dataclasses import dataclass, field
+
+import networkx as nx
+
+from ..resolve.resolver import CLASS_KINDS, Resolver, Symbol
+
+__all__ = ["CodeGraph", "NODE_KINDS", "EDGE_KINDS", "CALLABLE_KINDS", "FileGraph"]
+
+NODE_KINDS = frozenset({"function", "method", "constructor", "class", "interface", "type", "enum",
+                        "struct", "trait", "impl", "namespace", "module", "macro"})
+CALLABLE_KINDS = frozenset({"function", "method", "constructor", "macro"})
+EDGE_KINDS = ("CALLS", "REFERENCES", "EXTENDS", "IMPLEMENTS", "IMPORTS")
+
+
+@dataclass(slots=True)
+class FileGraph:
+    """What one file contributes: its nodes, the edges whose sites it holds, and what it read."""
+
+    path: str
+    module: str                                     # the module node's id
+    nodes: dict[str, dict] = field(default_factory=dict)
+    edges: list[tuple[str, str, dict]] = field(default_factory=list)
+    external_calls: dict[str, list[str]] = field(default_factory=dict)
+    read: frozenset[str] = frozenset()
+    names: frozenset[str] = frozenset()             # every name defined here (for "*name:" reads)
+
+
+class _NodeTable:
+    """Definition index -> node id for one file (non-node definitions map to their owner)."""
+
+    __slots__ = ("path", "module_id", "ids", "nodes")
+
+    def __init__(self, resolver: Resolver, path: str):
+        view = resolver.view(path)
+        facts = view.facts
+        spec = view.spec
+        self.path = path
+        module_name = spec.module_name(path, resolver.modules) if facts.language != "notebook" \
+            else path.rsplit(".", 1)[0].replace("/", ".")
+        self.module_id = f"{path}#{module_name}"
+        self.nodes: dict[str, dict] = {self.module_id: {
+            "name": module_name, "qualified_name": module_name, "kind": "module", "file": path,
+            "line": 1, "end_line": max(facts.line_count, 1), "offset": 1,
+            "limit": max(facts.line_count, 1), "index": -1,
+        }}
+        self.ids: list[str | None] = []
+        defs = facts.definitions
+        nesting_of: list[tuple[str, ...]] = []
+        for i, d in enumerate(defs):
+            nesting = (nesting_of[d.container] if 0 <= d.container < i else ()) + (d.name,)
+            nesting_of.append(nesting)
+            is_node = d.kind in NODE_KINDS or (d.kind == "property" and d.own_scope >= 0)
+            if not is_node or d.kind == "parameter":
+                self.ids.append(None)
+                continue
+            node_id = f"{path}#{'.'.join(nesting)}"
+            self.ids.append(node_id)
+            existing = self.nodes.get(node_id)
+            if existing is not None and not (existing["declaration"] and not d.declaration):
+                continue  # a redefinition or overload: the first (or the body) stands for it
+            cell_line = d.start_line
+            self.nodes[node_id] = {
+                "name": d.name, "qualified_name": ".".join((module_name,) + nesting), "kind": d.kind,
+                "file": path, "line": d.line, "end_line": d.end_line, "offset": cell_line,
+                "limit": d.end_line - d.start_line + 1, "index": i, "declaration": d.declaration,
+                "nesting": ".".join(nesting),
+            }
+
+    def owner(self, defs, container: int) -> str:
+        """The node a site inside definition ``container`` belongs to."""
+        while container >= 0:
+            node_id = self.ids[container]
+            if node_id is not None:
+                return node_id
+            container = defs[container].container
+        return self.module_id
+
+
+class CodeGraph:
+    """The project's graph for the current index generation, rebuilt file by file."""
+
+    def __init__(self):
+        self.graph = nx.MultiDiGraph()
+        self.files: dict[str, FileGraph] = {}
+        self._hashes: dict[str, str] = {}
+        self._tables: dict[str, _NodeTable] = {}
+        self.generation = -1
+        self.last_rebuilt = 0
+
+    # ------------------------------------------------------------------ freshness
+    def update(self, resolver: Resolver, index) -> int:
+        """Bring the graph up to date with ``index``; returns how many files were redone."""
+        if self.generation == index.generation:
+            return 0
+        self._tables = {}
+        current = index.digests()
+        gone = [p for p in self.files if p not in current]
+        changed = [p for p, h in current.items() if self._hashes.get(p) != h]
+        touched = set(gone) | set(changed)
+        redo = set(changed)
+        if touched:
+            names: set[str] = set()
+            for path in touched:
+                if path in self.files:
+                    names |= self.files[path].names
+            added_or_gone = bool(gone) or any(p not in self._hashes for p in changed)
+            for path in changed:
+                view = resolver.view(path)
+                if view is not None:
+                    names |= {d.name for d in view.facts.definitions if d.kind != "parameter"}
+            name_reads = {f"*name:{n}" for n in names}
+            for path, fg in self.files.items():
+                if path in touched or path not in current:
+                    continue
+                read = fg.read
+                if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
+                        (added_or_gone and "*files" in read):
+                    redo.add(path)
+        for path in gone:
+            self._drop(path)
+            self._hashes.pop(path, None)
+        for path in sorted(redo):
+            self._drop(path)
+        for path in sorted(redo):
+            fg = self._file_graph(resolver, path)
+            if fg is not None:
+                self._add(fg)
+                self._hashes[path] = current[path]
+        if touched:
+            self._prune()
+        self.generation = index.generation
+        self.last_rebuilt = len(redo)
+        return len(redo)
+
+    def _drop(self, path: str) -> None:
+        fg = self.files.pop(path, None)
+        if fg is None:
+            return
+        for source, target, data in fg.edges:
+            key = data["key"]
+            if self.graph.has_edge(source, target, key):
+                self.graph.remove_edge(source, target, key)
+        for node_id in fg.nodes:
+            if self.graph.has_node(node_id):
+                self.graph.nodes[node_id].clear()
+                self.graph.nodes[node_id]["stale"] = True
+
+    def _add(self, fg: FileGraph) -> None:
+        self.files[fg.path] = fg
+        for node_id, attrs in fg.nodes.items():
+            if self.graph.has_node(node_id):
+                self.graph.nodes[node_id].clear()
+            self.graph.add_node(node_id, **attrs)
+            calls = fg.external_calls.get(node_id)
+            if calls:
+                self.graph.nodes[node_id]["external_calls"] = calls
+        for source, target, data in fg.edges:
+            self.graph.add_edge(source, target, data["key"], **{k: v for k, v in data.items() if k != "key"})
+
+    def _prune(self) -> None:
+        """Drop nodes no file defines any more (a deleted or renamed definition)."""
+        stale = [n for n, a in self.graph.nodes(data=True) if a.get("stale") or "kind" not in a]
+        self.graph.remove_nodes_from(stale)
+
+    # ------------------------------------------------------------------ one file
+    def table(self, resolver: Resolver, path: str) -> _NodeTable | None:
+        table = self._tables.get(path)
+        if table is None:
+            if resolver.view(path) is None:
+                return None
+            table = self._tables[path] = _NodeTable(resolver, path)
+        return table
+
+    def node_of(self, resolver: Resolver, symbol: Symbol) -> str | None:
+        table = self.table(resolver, symbol.path)
+        if table is None:
+            return None
+        if symbol.is_module:
+            return table.module_id
+        if symbol.index >= len(table.ids):
+            return None
+        return table.ids[symbol.index]
+
+    def _file_graph(self, resolver: Resolver, path: str) -> FileGraph | None:
+        view = resolver.view(path)
+        if view is None:
+            return None
+        with resolver.recording() as read:
+            table = self.table(resolver, path)
+            fg = FileGraph(path, table.module_id, dict(table.nodes))
+            _FileEdges(self, resolver, view, table, fg).collect()
+        read.discard(path)
+        fg.read = frozenset(read)
+        fg.names = frozenset(d.name for d in view.facts.definitions if d.kind != "parameter")
+        return fg
+
+
+class _FileEdges:
+    """Collects one file's edges."""
+
+    def __init__(self, graph: CodeGraph, resolver: Resolver, view, table: _NodeTable, fg: FileGraph):
+        self.graph, self.resolver, self.view, self.table, self.fg = graph, resolver, view, table, fg
+        self.seen: set[tuple] = set()
+
+    def collect(self) -> None:
+        facts = self.view.facts
+        defs = facts.definitions
+        refs = facts.references
+        # A name read only to reach a member (`Foo.bar`) or to name a base class is not a
+        # reference to the function or class in the REFERENCES sense.
+        receivers = {r.receiver[1] for r in refs
+                     if isinstance(r.receiver, tuple) and len(r.receiver) == 2 and r.receiver[0] == "r"}
+        for d in defs:
+            for token in d.extends + d.implements:
+                if isinstance(token, tuple) and len(token) == 2:
+                    receivers.add(token[1])
+        for i, ref in enumerate(refs):
+            if ref.usage == "call":
+                self._call(i, ref, defs)
+            elif ref.usage == "read" and i not in receivers:
+                self._read(i, ref, defs)
+        for i, d in enumerate(defs):
+            source = self.table.ids[i]
+            if source is None:
+                continue
+            for kind, tokens in (("EXTENDS", d.extends), ("IMPLEMENTS", d.implements)):
+                for token in tokens:
+                    self._supertype(source, kind, token, d)
+        self._imports()
+
+    def _edge(self, source: str, target: str, kind: str, line: int, resolution: str) -> None:
+        key = (source, target, kind, line)
+        if key in self.seen:
+            return
+        self.seen.add(key)
+        self.fg.edges.append((source, target, {
+            "kind": kind, "file": self.table.path, "line": line, "resolution": resolution,
+            "key": f"{kind}:{self.table.path}:{line}:{len(self.fg.edges)}",
+        }))
+
+    def _target(self, symbol: Symbol, constructor: bool) -> str | None:
+        resolver = self.resolver
+        d = resolver.definition(symbol)
+        if d is None:
+            return self.graph.node_of(resolver, symbol) if symbol.is_module and not constructor else None
+        if constructor and d.kind in CLASS_KINDS:
+            init = self._constructor(symbol)
+            if init is not None:
+                symbol = init
+        return self.graph.node_of(resolver, symbol)
+
+    def _constructor(self, cls: Symbol) -> Symbol | None:
+        resolver = self.resolver
+        for klass in resolver.mro(cls):
+            view = resolver.view(klass.path)
+            if view is None:
+                continue
+            names = view.spec.constructor_names
+            for name, indices in view.members.get(klass.index, {}).items():
+                for i in indices:
+                    if view.facts.definitions[i].kind == "constructor" or name in names:
+                        return Symbol(klass.path, i)
+        return None
+
+    def _call(self, i: int, ref, defs) -> None:
+        source = self.table.owner(defs, ref.container)
+        resolution = self.resolver.resolve_reference(self.table.path, i)
+        if resolution.status != "found" or resolution.target is None:
+            if resolution.status in ("builtin", "unresolved", "not_found"):
+                calls = self.fg.external_calls.setdefault(source, [])
+                if ref.name not in calls and len(calls) < 64:
+                    calls.append(ref.name)
+            return
+        target = self._target(resolution.target, constructor=True)
+        if target is not None:
+            self._edge(source, target, "CALLS", ref.line, resolution.kind)
+
+    def _read(self, i: int, ref, defs) -> None:
+        resolution = self.resolver.resolve_reference(self.table.path, i)
+        if resolution.status != "found" or resolution.target is None or resolution.target.is_module:
+            return
+        d = self.resolver.definition(resolution.target)
+        if d is None or not (d.kind in CALLABLE_KINDS or d.kind in CLASS_KINDS):
+            return
+        target = self.graph.node_of(self.resolver, resolution.target)
+        source = self.table.owner(defs, ref.container)
+        if target is not None and target != source:
+            self._edge(source, target, "REFERENCES", ref.line, resolution.kind)
+
+    def _supertype(self, source: str, kind: str, token, d) -> None:
+        if not isinstance(token, tuple) or len(token) != 2 or token[0] != "r":
+            return
+        resolution = self.resolver.resolve_reference(self.table.path, token[1])
+        if resolution.status != "found" or resolution.target is None or resolution.target.is_module:
+            return
+        base = self.resolver.definition(resolution.target)
+        if base is None or base.kind not in CLASS_KINDS:
+            return
+        target = self.graph.node_of(self.resolver, resolution.target)
+        if target is not None:
+            line = self.view.facts.references[token[1]].line
+            self._edge(source, target, kind, line, resolution.kind)
+
+    def _imports(self) -> None:
+        facts = self.view.facts
+        language = facts.language
+        done: set[str] = set()
+        for imp in facts.imports:
+            module = imp.module.split(".")[0] if imp.kind == "dotted" else imp.module
+            targets = self.resolver._modules(module, self.table.path, language)
+            if not targets or targets[0].endswith("/"):
+                continue
+            target_path = targets[0]
+            if target_path in done or target_path == self.table.path:
+                continue
+            done.add(target_path)
+            target = self.graph.node_of(self.resolver, Symbol(target_path))
+            if target is not None:
+                self._edge(self.table.module_id, target, "IMPORTS", imp.line, "import")

@@ -1,0 +1,154 @@
+"""Bounded, cycle-safe walks over the code graph: closures, paths between nodes, call trees.
+
+Every walk takes an edge filter (``Follow``) and a limit, and says when it hit the limit.
+"""
+
+from __future__ import annotations
+
+from collections import deque
+from dataclasses import dataclass
+
+import networkx as nx
+
+__all__ = ["Follow", "closure", "paths_between", "call_tree", "MAX_CLOSURE_NODES", "MAX_PATHS", "MAX_PATH_DEPTH"]
+
+# A closure past a few hundred nodes is no longer readable as text or a diagram; the count of
+# what was left out is reported instead (measured: the largest closure in the fixtures is 31).
+MAX_CLOSURE_NODES = 400
+MAX_PATHS = 10
+MAX_PATH_DEPTH = 12
+_MAX_PATH_EXPANSIONS = 50_000   # partial paths explored before giving up (dense graphs)
+MAX_TREE_NODES = 2_000
+
+
+@dataclass(frozen=True)
+class Follow:
+    """Which edges a walk follows."""
+
+    kinds: frozenset[str] = frozenset({"CALLS", "REFERENCES", "EXTENDS", "IMPLEMENTS"})
+    include_name_matches: bool = False
+
+    def accepts(self, data: dict) -> bool:
+        return data.get("kind") in self.kinds and (self.include_name_matches or data.get("resolution") != "name-only")
+
+
+def _out(graph: nx.MultiDiGraph, node: str, follow: Follow):
+    for _, target, key, data in graph.out_edges(node, keys=True, data=True):
+        if follow.accepts(data):
+            yield target, key, data
+
+
+def _in(graph: nx.MultiDiGraph, node: str, follow: Follow):
+    for source, _, key, data in graph.in_edges(node, keys=True, data=True):
+        if follow.accepts(data):
+            yield source, key, data
+
+
+def closure(graph: nx.MultiDiGraph, starts: list[str], follow: Follow, forward: bool = True,
+            limit: int = MAX_CLOSURE_NODES) -> tuple[list[str], list[tuple[str, str, str]], bool]:
+    """Nodes reachable from ``starts`` (forward) or reaching them (reverse), breadth-first.
+
+    Returns (nodes in discovery order, edges as (source, target, key) in the real direction,
+    truncated)."""
+    seen = set(starts)
+    order: list[str] = []
+    edges: list[tuple[str, str, str]] = []
+    queue = deque(s for s in starts if s in graph)
+    truncated = False
+    step = _out if forward else _in
+    while queue:
+        node = queue.popleft()
+        for other, key, _ in step(graph, node, follow):
+            edge = (node, other, key) if forward else (other, node, key)
+            if other not in seen:
+                if len(order) >= limit:
+                    truncated = True
+                    continue
+                seen.add(other)
+                order.append(other)
+                queue.append(other)
+            edges.append(edge)
+    return order, edges, truncated
+
+
+def _distances(graph: nx.MultiDiGraph, targets: set[str], follow: Follow, limit: int) -> dict[str, int]:
+    """Edges needed to reach any of ``targets`` from each node (walking edges backwards)."""
+    dist = {t: 0 for t in targets if t in graph}
+    queue = deque(dist)
+    while queue:
+        node = queue.popleft()
+        if dist[node] >= limit:
+            continue
+        for source, _, _ in _in(graph, node, follow):
+            if source not in dist:
+                dist[source] = dist[node] + 1
+                queue.append(source)
+    return dist
+
+
+def paths_between(graph: nx.MultiDiGraph, sources: list[str], targets: list[str], follow: Follow,
+                  max_paths: int = MAX_PATHS, max_depth: int = MAX_PATH_DEPTH) -> tuple[list[list[tuple]], bool]:
+    """Simple paths from any source to any target, shortest first: each a list of
+    (source, target, key) edges. Breadth-first over partial paths, pruned by the distance to the
+    targets so only paths that can still arrive within ``max_depth`` edges are grown."""
+    target_set = set(targets)
+    dist = _distances(graph, target_set, follow, max_depth)
+    found: list[list[tuple]] = []
+    queue = deque(([s], []) for s in sources if s in dist)
+    expansions = 0
+    truncated = False
+    while queue and len(found) < max_paths:
+        nodes, edges = queue.popleft()
+        last = nodes[-1]
+        if last in target_set and edges:
+            found.append(edges)
+            continue
+        expansions += 1
+        if expansions > _MAX_PATH_EXPANSIONS:
+            truncated = True
+            break
+        used: set[str] = set()
+        for other, key, _ in _out(graph, last, follow):
+            if other in used or other in nodes or other not in dist:
+                continue
+            if len(edges) + 1 + dist[other] > max_depth:
+                continue
+            used.add(other)  # one edge per neighbour: parallel edges are the same path
+            queue.append((nodes + [other], edges + [(last, other, key)]))
+    return found, truncated or bool(queue) and len(found) >= max_paths
+
+
+def call_tree(graph: nx.MultiDiGraph, start: str, follow: Follow, forward: bool,
+              limit: int = MAX_TREE_NODES) -> tuple[list[dict], bool]:
+    """The callers (``forward=False``) or callees of ``start`` as a nested tree, full depth.
+
+    A node on the current path is shown once more, marked ``cycle``; a node already expanded
+    elsewhere in the tree is shown without children, marked ``seen``. Children are sorted by
+    name so the tree reads the same on every run."""
+    expanded: set[str] = {start}
+    count = 0
+    truncated = False
+    step = _out if forward else _in
+
+    def children(node: str, path: tuple[str, ...]) -> list[dict]:
+        nonlocal count, truncated
+        result = []
+        others = sorted({other for other, _, _ in step(graph, node, follow)},
+                        key=lambda n: (graph.nodes[n].get("name", n), n))
+        for other in others:
+            if count >= limit:
+                truncated = True
+                break
+            count += 1
+            entry = {"id": other}
+            if other in path:
+                entry["cycle"] = True
+            elif other in expanded:
+                entry["seen"] = True
+            else:
+                expanded.add(other)
+                entry["children"] = children(other, path + (other,))
+            result.append(entry)
+        return result
+
+    return children(start, (start,)), truncated
