@@ -9,7 +9,7 @@ import argparse
 import json
 import sys
 
-from .errors import InvalidRequest
+from .errors import CodetraceError, InvalidRequest
 from .project import Project
 
 __all__ = ["main", "build_parser"]
@@ -28,7 +28,7 @@ def _location(text: str) -> tuple[str, int, int | None]:
 
 
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="codetrace", description="Code navigation: definitions, references, symbols.")
+    parser = argparse.ArgumentParser(prog="codetrace", description="Code navigation: definitions, references, call graphs, paths, symbols.")
     parser.add_argument("--root", default=".", help="project root (default: the current folder)")
     parser.add_argument("--json", action="store_true", help="print the result's to_dict() as JSON")
     commands = parser.add_subparsers(dest="command", required=True)
@@ -47,8 +47,56 @@ def build_parser() -> argparse.ArgumentParser:
     s.add_argument("query")
     s.add_argument("--limit", type=int, default=50)
 
+    t = commands.add_parser("trace", help="everything about a symbol: codetrace trace SYMBOL [--file F] [--references] [--calls] [--types]")
+    t.add_argument("symbol")
+    t.add_argument("--file", default=None, help="the file where you met the symbol (searched first)")
+    t.add_argument("--references", action="store_true", help="add every use, grouped by file")
+    t.add_argument("--calls", action="store_true", help="add the incoming and outgoing call trees")
+    t.add_argument("--types", action="store_true", help="add the type hierarchy and type flows")
+    t.add_argument("--all", action="store_true", help="references, calls and types")
+
+    for name, what in (("deps", "what SYMBOL depends on"), ("dependents", "who depends on SYMBOL")):
+        g = commands.add_parser(name, help=f"{what}: codetrace {name} FILE SYMBOL")
+        g.add_argument("file")
+        g.add_argument("symbol")
+        g.add_argument("--include-name-matches", action="store_true", help="also follow edges matched by name only")
+
+    p = commands.add_parser("paths", help="how two symbols connect: codetrace paths FILE:SYMBOL FILE:SYMBOL")
+    p.add_argument("source")
+    p.add_argument("target")
+    p.add_argument("--include-name-matches", action="store_true")
+    p.add_argument("--format", choices=["text", "dot", "svg"], default="text")
+
+    e = commands.add_parser("graph", help="export the whole graph: codetrace graph [--format json|dot|graphml]")
+    e.add_argument("--format", choices=["json", "dot", "graphml"], default="json")
+    e.add_argument("--include-name-matches", action="store_true")
+
     commands.add_parser("index", help="index now and print statistics")
     return parser
+
+
+def _file_symbol(text: str, field: str) -> tuple[str, str]:
+    """``FILE:SYMBOL`` (split at the last colon: symbols have none)."""
+    file, colon, symbol = text.rpartition(":")
+    if not colon or not file or not symbol:
+        raise InvalidRequest(f"expected FILE:SYMBOL, got {text!r}", field=field)
+    return file, symbol
+
+
+def _graphml(result) -> str:
+    import io
+
+    import networkx as nx
+
+    graph = nx.MultiDiGraph()
+    for node in result.nodes:
+        graph.add_node(node.id, **{k: v for k, v in node.to_dict().items() if k != "id" and not isinstance(v, list)})
+    for edge in result.edges:
+        graph.add_edge(edge.source, edge.target, kind=edge.kind, file=edge.file, line=edge.line,
+                       resolution=edge.resolution)
+    buffer = io.BytesIO()
+    nx.write_graphml(graph, buffer)
+    return buffer.getvalue().decode("utf-8")
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -67,12 +115,42 @@ def main(argv: list[str] | None = None) -> int:
             file, line, column = _location(args.location)
             result = project.find_references(args.symbol, file, line, column,
                                              include_declaration=args.include_declaration)
+        elif args.command == "trace":
+            every = args.all
+            result = project.trace(args.symbol, args.file, references=args.references or every,
+                                   calls=args.calls or every, types=args.types or every)
+        elif args.command in ("deps", "dependents"):
+            query = project.dependencies_of if args.command == "deps" else project.dependents_of
+            result = query(args.file, args.symbol, include_name_matches=args.include_name_matches)
+        elif args.command == "paths":
+            result = project.paths_between(_file_symbol(args.source, "from"), _file_symbol(args.target, "to"),
+                                           include_name_matches=args.include_name_matches)
+            if result.status == "found" and not args.json and args.format != "text":
+                print(result.to_dot() if args.format == "dot" else result.to_svg(), end="")
+                return 0
+        elif args.command == "graph":
+            result = project.call_graph(include_name_matches=args.include_name_matches)
+            if args.format == "dot":
+                print(result.to_dot(), end="")
+                return 0
+            if args.format == "graphml":
+                print(_graphml(result), end="")
+                return 0
+            args.json = True
         else:
             result = project.symbols(args.query, limit=args.limit)
     except InvalidRequest as error:
         print(f"codetrace: {error}", file=sys.stderr)
         return 2
-    print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False) if args.json else result.to_markdown(), end="")
+    except CodetraceError as error:
+        print(f"codetrace: {error}", file=sys.stderr)
+        return 1
+    if args.json:
+        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
+    elif args.command in ("trace", "deps", "dependents", "paths"):
+        print(result.to_text(), end="")
+    else:
+        print(result.to_markdown(), end="")
     return 0 if result.status == "found" else 1
 
 

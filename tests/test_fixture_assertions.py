@@ -26,8 +26,16 @@ Words checked here:
 ``status: STATUS``  ``find_definition``'s status (``builtin``, ``unresolved`` ...).
 ``refs: N``         ``find_references(include_declaration=False)`` counts N references.
 
-Other words (``calls:``, ``extends:`` - graph queries) are skipped, not failed. Adding a
-fixture or an assertion needs no change here.
+Graph words, checked against ``call_graph()`` (edges whose site is the caret's line, from
+the node enclosing it; QUALIFIED is the target's ``qualified_name``, e.g. ``app.models.User.save``
+or ``src/models.User.save``; only edges resolved better than by name count):
+
+``calls: QUALIFIED``       a ``CALLS`` edge to QUALIFIED (``calls: none``: no edge on that line
+                           to anything named like the caret's symbol)
+``references: QUALIFIED``  a ``REFERENCES`` edge (a function or class passed, stored, decorating)
+``extends: QUALIFIED`` / ``implements: QUALIFIED``   an ``EXTENDS`` / ``IMPLEMENTS`` edge
+
+Unknown words are skipped, not failed. Adding a fixture or an assertion needs no change here.
 """
 
 from __future__ import annotations
@@ -300,7 +308,42 @@ def check_refs(project, a: CaretAssertion) -> None:
                  f"count={count!r}\n  " + "\n  ".join(listing), d)
 
 
+_GRAPHS: dict[int, dict] = {}
+
+
+def _edges_by_site(project) -> dict:
+    """(file, line, kind) -> {target qualified name: edge} from the project's whole graph."""
+    key = id(project)
+    if key not in _GRAPHS:
+        graph = project.call_graph().to_dict()
+        names = {n["id"]: n["qualified_name"] for n in graph["nodes"]}
+        sites: dict = {}
+        for e in graph["edges"]:
+            sites.setdefault((e["file"], e["line"], e["kind"]), {})[names.get(e["target"], e["target"])] = e
+        _GRAPHS[key] = sites
+    return _GRAPHS[key]
+
+
+_EDGE_WORDS = {"calls": "CALLS", "references": "REFERENCES", "extends": "EXTENDS", "implements": "IMPLEMENTS"}
+
+
+def check_edge(project, a: CaretAssertion) -> None:
+    kind = _EDGE_WORDS[a.word]
+    here = _edges_by_site(project).get((a.file, a.line, kind), {})
+    if a.value == "none":
+        named = sorted(q for q in here if q.rsplit(".", 1)[-1] == a.symbol)
+        if named:
+            _fail(a, f"expected no {kind} edge to a {a.symbol!r} at {a.file}:{a.line}, got {named}", here)
+        return
+    if a.value not in here:
+        _fail(a, f"expected a {kind} edge to {a.value!r} from {a.file}:{a.line}; edges there: {sorted(here)}", here)
+
+
 CHECKS: dict[str, Callable[[Any, CaretAssertion], None]] = {
+    "calls": check_edge,
+    "references": check_edge,
+    "extends": check_edge,
+    "implements": check_edge,
     "def": check_location,
     "decl": check_location,
     "typedef": check_location,
@@ -337,7 +380,7 @@ def test_fixture_assertion(a: CaretAssertion) -> None:
         pytest.fail(a.error, pytrace=False)
     check = CHECKS.get(a.word)
     if check is None:
-        pytest.skip(f"{a.word!r} assertions are not checked by this runner (graph words come later)")
+        pytest.skip(f"{a.word!r} assertions are not checked by this runner")
     check(_project(a.root), a)
 
 

@@ -37,3 +37,22 @@ def test_payloads_match_schema(fixture):
     _validator("Symbols").validate(project.symbols("a").to_dict())
     _validator("Symbols").validate(project.symbols("zzzzqqq").to_dict())
     assert checked > 50
+
+
+@pytest.mark.parametrize("fixture, queries", [
+    ("graph_py", [("main.py", "main"), ("shop/pricing.py", "round_price"), ("shop/models.py", "Entity"),
+                  ("shop/orders.py", "Order.checkout"), ("main.py", "nope"), ("missing.py", "main")]),
+    ("graph_ts", [("src/report.ts", "report"), ("src/shapes/shape.ts", "BaseShape"), ("src/shapes/shape.ts", "Shape")]),
+])
+def test_graph_and_trace_payloads_match_schema(fixture, queries):
+    project = Project(FIXTURES / fixture)
+    graph, trace = _validator("Graph"), _validator("Trace")
+    for file, symbol in queries:
+        graph.validate(project.dependencies_of(file, symbol).to_dict())
+        graph.validate(project.dependents_of(file, symbol).to_dict())
+        trace.validate(project.trace(symbol, file, references=True, calls=True, types=True).to_dict())
+        trace.validate(project.trace(symbol).to_dict())
+    first, last = queries[0], queries[1]
+    graph.validate(project.paths_between(first, last).to_dict())
+    graph.validate(project.paths_between(first, first).to_dict())
+    graph.validate(project.call_graph().to_dict())

@@ -2,7 +2,8 @@
 
 Nodes are definitions that can do or be something in a call graph (functions, methods,
 constructors, classes, interfaces, …) plus one node per module for its top-level code. A node's
-id is ``file#nesting`` (``app/models.py#User.save``); a module's is ``file#module-name``.
+id is ``file#nesting`` (``app/models.py#User.save``); a module's is ``file#`` (its
+``qualified_name`` is the module's name, ``app.models``).
 
 Edges (``CALLS``, ``REFERENCES``, ``EXTENDS``, ``IMPLEMENTS``, ``IMPORTS``) come from one file's
 references resolved by the resolver, so each file owns the edges whose site it holds. The graph
@@ -51,7 +52,7 @@ class _NodeTable:
         self.path = path
         module_name = spec.module_name(path, resolver.modules) if facts.language != "notebook" \
             else path.rsplit(".", 1)[0].replace("/", ".")
-        self.module_id = f"{path}#{module_name}"
+        self.module_id = f"{path}#"
         self.nodes: dict[str, dict] = {self.module_id: {
             "name": module_name, "qualified_name": module_name, "kind": "module", "file": path,
             "line": 1, "end_line": max(facts.line_count, 1), "offset": 1,
@@ -70,7 +71,7 @@ class _NodeTable:
             node_id = f"{path}#{'.'.join(nesting)}"
             self.ids.append(node_id)
             existing = self.nodes.get(node_id)
-            if existing is not None and not (existing["declaration"] and not d.declaration):
+            if existing is not None and not (existing.get("declaration") and not d.declaration):
                 continue  # a redefinition or overload: the first (or the body) stands for it
             cell_line = d.start_line
             self.nodes[node_id] = {

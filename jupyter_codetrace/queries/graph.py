@@ -13,7 +13,7 @@ Example on the bundled fixture::
 from __future__ import annotations
 
 from ..graph import traverse
-from ..graph.build import CodeGraph
+from ..graph.build import NODE_KINDS, CodeGraph
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import GraphEdge, GraphNode, GraphResult
 from .context import QueryContext, validate_symbol
@@ -98,8 +98,10 @@ def _symbol_not_found(ctx: QueryContext, path: str, symbol: str) -> SymbolLookup
                    + ", ".join(f"{w['file']}:{w['line']}" for w in elsewhere[:10]) + ".")
         return SymbolLookup(status="symbol_not_found", message=message, suggestions=tuple(elsewhere[:10]))
     view = ctx.resolver.view(path)
-    names = [".".join(ctx.qualified_path(Symbol(path, i))) for i, d in enumerate(view.facts.definitions)
-             if d.kind != "parameter" and d.scope >= 0]
+    defs = view.facts.definitions
+    names = [".".join(ctx.qualified_path(Symbol(path, i))) for i, d in enumerate(defs)
+             if d.kind in NODE_KINDS or (d.container < 0 and d.kind != "parameter")
+             or (d.container >= 0 and defs[d.container].kind in CLASS_KINDS and d.kind != "parameter")]
     close = ctx.similar_names(symbol, names, limit=10)
     message = f"Symbol '{symbol}' not found at {path}."
     if close:
@@ -160,6 +162,8 @@ def _closure(ctx: QueryContext, file, symbol, include_name_matches: bool, forwar
         starts = start_nodes(ctx, graph, lookup.target)
         follow = traverse.Follow(include_name_matches=bool(include_name_matches))
         found, edges, truncated = traverse.closure(graph.graph, starts, follow, forward)
+        inside = set(starts)  # a class's own members calling each other are not its dependencies
+        edges = [e for e in edges if not (e[0] in inside and e[1] in inside)]
         ids = [s for s in starts if s in graph.graph] + found
         return _result(ctx, graph, query, starts, ids, edges, truncated, include_name_matches)
 

@@ -134,7 +134,7 @@ def _tree(ctx: QueryContext, graph, entries: list[dict], parent: str | None = No
         if "kind" not in a:
             continue
         cell, line = ctx.cell_position(a["file"], a["line"])
-        item = {"symbol": a.get("nesting") or a["name"], "id": entry["id"], "kind": a["kind"], "file": a["file"],
+        item = {"symbol": _label(a), "id": entry["id"], "kind": a["kind"], "file": a["file"],
                 "line": line, "children": []}
         if cell is not None:
             item["cell"] = cell
@@ -198,9 +198,14 @@ def _types(ctx: QueryContext, graph, node: str | None, target: Symbol) -> dict:
     return result
 
 
+def _label(attrs: dict) -> str:
+    """A node as the trace names it: its nesting (``Order.add``), or a module's file."""
+    return attrs["file"] if attrs["kind"] == "module" else attrs.get("nesting") or attrs["name"]
+
+
 def _type_entry(graph, node_id: str) -> dict:
     a = graph.graph.nodes[node_id]
-    return {"symbol": a.get("nesting") or a["name"], "file": a["file"], "kind": a["kind"], "line": a["line"]}
+    return {"symbol": _label(a), "file": a["file"], "kind": a["kind"], "line": a["line"]}
 
 
 def _type_file(ctx: QueryContext, owner: Symbol, span, text: str) -> dict:

@@ -31,7 +31,7 @@ def labels(result) -> dict[str, str]:
 
 def _display_name(node) -> str:
     if node.kind == "module":
-        return node.name
+        return node.file  # the module's own code: its file says it best
     nesting = node.id.split("#", 1)[1]
     return nesting
 

@@ -186,7 +186,8 @@ def _count(entries: list[dict], options: _Options) -> int:
 def _label(entry: dict) -> str:
     if entry.get("external"):
         return f"{entry['symbol']} (external)"
-    text = f"{entry['symbol']} ({_short(entry['file'])})"
+    text = f"{entry['symbol']} (module)" if entry.get("kind") == "module" else \
+        f"{entry['symbol']} ({_short(entry['file'])})"
     if entry.get("cycle"):
         text += " (cycle)"
     elif entry.get("seen"):

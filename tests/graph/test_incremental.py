@@ -1,0 +1,85 @@
+"""The graph follows the files: an edit redoes the edited file and the files whose answers
+read it, nothing else; new, deleted and renamed definitions show up in the next answer."""
+
+from __future__ import annotations
+
+import os
+import time
+
+from jupyter_codetrace import Project
+
+
+def _write(path, text):
+    path.write_text(text, encoding="utf-8")
+    stamp = time.time() + 2  # a new mtime even on coarse-clock filesystems
+    os.utime(path, (stamp, stamp))
+
+
+def _edges(project, file, symbol, query="dependents_of"):
+    result = getattr(project, query)(file, symbol).to_dict()
+    return sorted((e["source"], e["target"], e["kind"]) for e in result["edges"])
+
+
+def _rebuilt(project) -> int:
+    return project._context._code_graph.last_rebuilt
+
+
+def test_an_edit_redoes_only_the_file_and_its_readers(copy_fixture):
+    root = copy_fixture("graph_py")
+    with Project(root) as project:
+        project.call_graph()
+        total_files = len(project._context._code_graph.files)
+        assert ("shop/pricing.py#apply_tax", "shop/pricing.py#round_price", "CALLS") in \
+            _edges(project, "shop/pricing.py", "round_price")
+        pricing = root / "shop/pricing.py"
+        _write(pricing, pricing.read_text().replace("return round_price(amount * 1.2)", "return amount * 1.2"))
+        edges = _edges(project, "shop/pricing.py", "round_price")
+        assert ("shop/pricing.py#apply_tax", "shop/pricing.py#round_price", "CALLS") not in edges
+        assert ("shop/pricing.py#price_of", "shop/pricing.py#round_price", "CALLS") in edges
+        redone = _rebuilt(project)
+        assert 1 <= redone < total_files, (redone, total_files)
+        # An unrelated file's edit does not redo pricing's readers.
+        _write(root / "shop/recursion.py", (root / "shop/recursion.py").read_text() + "\n\ndef extra():\n    return factorial(3)\n")
+        assert ("shop/recursion.py#extra", "shop/recursion.py#factorial", "CALLS") in \
+            _edges(project, "shop/recursion.py", "factorial")
+        assert _rebuilt(project) == 1
+
+
+def test_a_change_in_an_imported_file_reaches_its_callers(copy_fixture):
+    root = copy_fixture("graph_py")
+    with Project(root) as project:
+        assert ("main.py#main", "shop/chain.py#step1", "CALLS") in _edges(project, "main.py", "main", "dependencies_of")
+        chain = root / "shop/chain.py"
+        _write(chain, chain.read_text().replace("def step1():", "def first_step():").replace(
+            "step2() + 1\n", "step2() + 1\n\n\ndef step1():\n    return first_step()\n", 1))
+        edges = _edges(project, "main.py", "main", "dependencies_of")
+        assert ("main.py#main", "shop/chain.py#step1", "CALLS") in edges
+        assert ("shop/chain.py#step1", "shop/chain.py#first_step", "CALLS") in edges
+
+
+def test_deleted_and_new_files(copy_fixture):
+    root = copy_fixture("graph_py")
+    with Project(root) as project:
+        assert project.dependencies_of("main.py", "main").found
+        (root / "helpers/b.py").unlink()
+        edges = _edges(project, "main.py", "main", "dependencies_of")
+        assert not any(target.startswith("helpers/b.py") for _, target, _ in edges)
+        _write(root / "helpers/b.py", "def format(value):\n    return helper(value)\n\n\ndef helper(value):\n    return value\n")
+        edges = _edges(project, "main.py", "main", "dependencies_of")
+        assert ("main.py#main", "helpers/b.py#format", "CALLS") in edges
+        assert ("helpers/b.py#format", "helpers/b.py#helper", "CALLS") in edges
+
+
+def test_the_whole_graph_equals_a_fresh_build_after_edits(copy_fixture, tmp_path):
+    root = copy_fixture("graph_py")
+    with Project(root) as project:
+        project.call_graph()
+        orders = root / "shop/orders.py"
+        _write(orders, orders.read_text().replace("self.validate()", "self.validate() and self.validate()"))
+        _write(root / "shop/models.py", (root / "shop/models.py").read_text().replace("class Product(Entity):", "class Product:"))
+        incremental = project.call_graph().to_dict()
+    with Project(root, cache_dir=tmp_path / "other-cache") as fresh:
+        rebuilt = fresh.call_graph().to_dict()
+    key = lambda e: (e["source"], e["target"], e["kind"], e["file"], e["line"])  # noqa: E731
+    assert sorted(map(key, incremental["edges"])) == sorted(map(key, rebuilt["edges"]))
+    assert sorted(n["id"] for n in incremental["nodes"]) == sorted(n["id"] for n in rebuilt["nodes"])
