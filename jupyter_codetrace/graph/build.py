@@ -37,7 +37,8 @@ class FileGraph:
     edges: list[tuple[str, str, dict]] = field(default_factory=list)
     external_calls: dict[str, list[str]] = field(default_factory=dict)
     read: frozenset[str] = frozenset()
-    names: frozenset[str] = frozenset()             # every name defined here (for "*name:" reads)
+    names: frozenset[str] = frozenset()             # every name defined here, "name()" for nodes
+    interface: int = 0                              # see _interface()
 
 
 class _NodeTable:
@@ -101,6 +102,7 @@ class CodeGraph:
         self._tables: dict[str, _NodeTable] = {}
         self.generation = -1
         self.last_rebuilt = 0
+        self._node_names: set[str] = set()
 
     # ------------------------------------------------------------------ freshness
     def update(self, resolver: Resolver, index) -> int:
@@ -111,18 +113,19 @@ class CodeGraph:
         current = index.digests()
         gone = [p for p in self.files if p not in current]
         changed = [p for p, h in current.items() if self._hashes.get(p) != h]
-        touched = set(gone) | set(changed)
+        # A file whose interface is unchanged (an edit inside a body) cannot change what its
+        # readers resolve to: only the file itself is redone.
+        touched = set(gone) | {p for p in changed
+                               if p not in self.files or self.files[p].interface != _interface(resolver, p)}
         redo = set(changed)
         if touched:
+            # Same-name lookups elsewhere change only with the names a file gains or loses.
             names: set[str] = set()
             for path in touched:
-                if path in self.files:
-                    names |= self.files[path].names
+                before = self.files[path].names if path in self.files else frozenset()
+                after = _defined_names(resolver, path) if path in current else frozenset()
+                names |= {n.rstrip("()") for n in before ^ after}
             added_or_gone = bool(gone) or any(p not in self._hashes for p in changed)
-            for path in changed:
-                view = resolver.view(path)
-                if view is not None:
-                    names |= {d.name for d in view.facts.definitions if d.kind != "parameter"}
             name_reads = {f"*name:{n}" for n in names}
             for path, fg in self.files.items():
                 if path in touched or path not in current:
@@ -136,6 +139,15 @@ class CodeGraph:
             self._hashes.pop(path, None)
         for path in sorted(redo):
             self._drop(path)
+        # Names of every node in the project: a read of any other name cannot be a REFERENCES
+        # edge, so it is not resolved (most reads are of variables).
+        node_names: set[str] = set()
+        for path, fg in self.files.items():
+            if path not in redo:
+                node_names.update(n[:-2] for n in fg.names if n.endswith("()"))
+        for path in redo:
+            node_names.update(n[:-2] for n in _defined_names(resolver, path) if n.endswith("()"))
+        self._node_names = node_names
         for path in sorted(redo):
             fg = self._file_graph(resolver, path)
             if fg is not None:
@@ -206,8 +218,55 @@ class CodeGraph:
             _FileEdges(self, resolver, view, table, fg).collect()
         read.discard(path)
         fg.read = frozenset(read)
-        fg.names = frozenset(d.name for d in view.facts.definitions if d.kind != "parameter")
+        fg.names = _defined_names(resolver, path)
+        fg.interface = _interface(resolver, path)
         return fg
+
+
+def _token_name(refs, token) -> tuple:
+    if not isinstance(token, tuple) or len(token) != 2 or not 0 <= token[1] < len(refs):
+        return (token,)
+    ref = refs[token[1]]
+    return (token[0], ref.name, _token_name(refs, ref.receiver) if isinstance(ref.receiver, tuple) else ref.receiver)
+
+
+def _interface(resolver: Resolver, path: str) -> int:
+    """A hash of what other files can see of this one: its definitions (names, kinds, nesting,
+    types, bases, what variables are assigned from), imports and exports — not bodies, lines."""
+    cached = resolver.memo.get(("interface", path))
+    if cached is not None:
+        return cached
+    view = resolver.view(path)
+    if view is None:
+        return 0
+    facts = view.facts
+    refs = facts.references
+    parts = [facts.all_names, facts.language]
+    for d in facts.definitions:
+        parts.append((d.name, d.kind, d.container, d.scope >= 0, d.type, d.returns, d.exported, d.declaration,
+                      d.decorators, _token_name(refs, d.value),
+                      tuple(_token_name(refs, t) for t in d.extends + d.implements)))
+    parts += [(i.module, i.kind, i.name, i.local, i.scope == 0) for i in facts.imports]
+    parts += [(e.kind, e.name, e.exported_as, e.module, _token_name(refs, e.value)) for e in facts.exports]
+    found = resolver.memo[("interface", path)] = hash(tuple(parts))
+    return found
+
+
+def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:
+    cached = resolver.memo.get(("defined_names", path))
+    if cached is not None:
+        return cached
+    view = resolver.view(path)
+    if view is None:
+        return frozenset()
+    names = set()
+    for d in view.facts.definitions:
+        if d.kind != "parameter":
+            names.add(d.name)
+            if d.kind in NODE_KINDS or d.kind == "property":
+                names.add(d.name + "()")
+    found = resolver.memo[("defined_names", path)] = frozenset(names)
+    return found
 
 
 class _FileEdges:
@@ -229,11 +288,18 @@ class _FileEdges:
             for token in d.extends + d.implements:
                 if isinstance(token, tuple) and len(token) == 2:
                     receivers.add(token[1])
+        skipped: set[str] = set()
+        imported = {imp.local for imp in facts.imports if imp.local}  # `import f as g`: g may be a function
         for i, ref in enumerate(refs):
             if ref.usage == "call":
                 self._call(i, ref, defs)
             elif ref.usage == "read" and i not in receivers:
-                self._read(i, ref, defs)
+                if ref.name in self.graph._node_names or ref.name in imported:
+                    self._read(i, ref, defs)
+                else:
+                    skipped.add(ref.name)
+        # Should one of these names become a function or class somewhere, redo this file.
+        self.resolver._read[-1].update(f"*name:{name}" for name in skipped)
         for i, d in enumerate(defs):
             source = self.table.ids[i]
             if source is None:

@@ -53,6 +53,7 @@ class Resolution:
 
 
 _UNKNOWN = Resolution("not_found")
+_NO_VIEW = object()
 
 
 @dataclass(frozen=True, slots=True)
@@ -64,7 +65,7 @@ class _Type:
 class _FileView:
     """A file's facts with the lookup tables resolution needs, built once per generation."""
 
-    __slots__ = ("facts", "spec", "bindings", "stars", "ref_starts", "members")
+    __slots__ = ("facts", "spec", "bindings", "stars", "ref_starts", "members", "_by_name", "_first_params")
 
     def __init__(self, facts: FileFacts, spec: LanguageSpec):
         self.facts, self.spec = facts, spec
@@ -88,6 +89,25 @@ class _FileView:
                 entries.sort()
         self.bindings, self.stars, self.members = bindings, stars, members
         self.ref_starts = [r.start_byte for r in facts.references]
+        self._by_name: dict[str, list[int]] | None = None
+        self._first_params: dict[int, int] | None = None
+
+    def named(self, name: str) -> list[int]:
+        """Indices of the definitions called ``name``."""
+        if self._by_name is None:
+            self._by_name = {}
+            for i, d in enumerate(self.facts.definitions):
+                self._by_name.setdefault(d.name, []).append(i)
+        return self._by_name.get(name, [])
+
+    def first_parameter(self, scope: int) -> int | None:
+        """The first parameter bound in function scope ``scope`` (``self`` of a method)."""
+        if self._first_params is None:
+            self._first_params = {}
+            for i, d in enumerate(self.facts.definitions):
+                if d.kind == "parameter":
+                    self._first_params.setdefault(d.scope, i)
+        return self._first_params.get(scope)
 
 
 class Resolver:
@@ -103,6 +123,8 @@ class Resolver:
         # to redo only the files whose answers a change can alter.
         self._read: list[set[str]] = [set()]
         self._reads: dict[tuple[str, int], frozenset[str]] = {}
+        self._same_name: dict[tuple[str, bool], dict[str, list[Symbol]]] = {}
+        self.memo: dict = {}   # later stages' per-generation caches (the graph's name sets)
 
     # ------------------------------------------------------------------ files
     def recording(self) -> "_Recording":
@@ -114,14 +136,16 @@ class Resolver:
 
     def view(self, path: str) -> _FileView | None:
         self._read[-1].add(path)
-        if path not in self._views:
+        found = self._views.get(path, _NO_VIEW)
+        if found is _NO_VIEW:
             facts = self.index.facts(path)
             if facts is None:
-                self._views[path] = None
+                found = None
             else:
                 language = "python" if facts.language == "notebook" else facts.language
-                self._views[path] = _FileView(facts, by_name(language))
-        return self._views[path]
+                found = _FileView(facts, by_name(language))
+            self._views[path] = found
+        return found
 
     def variable_group(self, symbol: Symbol) -> list[Symbol]:
         """Every assignment of the same variable (same name, same scope or same owner), first first.
@@ -441,8 +465,7 @@ class Resolver:
         if d.kind == "parameter" and d.name in view.spec.self_names:
             owner = self.definition(Symbol(symbol.path, d.container)) if d.container >= 0 else None
             if owner is not None and owner.kind in ("method", "constructor", "property"):
-                first_param = next((i for i, p in enumerate(view.facts.definitions)
-                                    if p.kind == "parameter" and p.scope == owner.own_scope), None)
+                first_param = view.first_parameter(owner.own_scope)
                 cls = self.enclosing_class(symbol.path, owner.container)
                 if cls is not None and first_param == symbol.index:
                     is_class = "classmethod" in owner.decorators or d.name == "cls"
@@ -490,30 +513,47 @@ class Resolver:
     def name_only(self, name: str, from_path: str, members: bool, external_base: bool = False) -> Resolution:
         """No resolution: the same-named definitions, best first, honestly labelled."""
         self._note(f"*name:{name}")
-        candidates: list[Symbol] = []
-        for path in sorted(self.index.defined_in.get(name, ()), key=lambda p: (p != from_path, p)):
-            view = self.view(path)
-            if view is None:
-                continue
-            defs = view.facts.definitions
-            for i, d in enumerate(defs):
-                if d.name != name or d.kind == "parameter":
-                    continue
-                is_member = d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS
-                if members and is_member or not members and d.scope == 0:
-                    candidates.append(Symbol(path, i))
-            if len(candidates) >= _MAX_CANDIDATES * 4:
+        with _Recording(self._read, keep=False):  # the "*name:" note stands for these reads
+            return self._name_only(name, from_path, members, external_base)
+
+    def _name_only(self, name: str, from_path: str, members: bool, external_base: bool) -> Resolution:
+        key = (name, members)
+        by_path = self._same_name.get(key)
+        if by_path is None:
+            by_path = self._same_name[key] = self._same_named(name, members)
+        candidates = list(by_path.get(from_path, ()))
+        for path, symbols in by_path.items():
+            if len(candidates) >= _MAX_CANDIDATES:
                 break
+            if path != from_path:
+                candidates.extend(symbols)
         if not candidates:
             return Resolution("unresolved" if members or external_base else "not_found")
         return Resolution("found", candidates[0], "name-only", candidates[:_MAX_CANDIDATES])
 
+    def _same_named(self, name: str, members: bool) -> dict[str, list[Symbol]]:
+        """Definitions named ``name`` (members of classes, or module-level ones), by file in path order."""
+        found: dict[str, list[Symbol]] = {}
+        for path in sorted(self.index.defined_in.get(name, ())):
+            view = self.view(path)
+            if view is None:
+                continue
+            defs = view.facts.definitions
+            for i in view.named(name):
+                d = defs[i]
+                if d.kind == "parameter":
+                    continue
+                is_member = d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS
+                if members and is_member or not members and d.scope == 0:
+                    found.setdefault(path, []).append(Symbol(path, i))
+        return found
+
 
 class _Recording:
-    __slots__ = ("stack", "read")
+    __slots__ = ("stack", "read", "keep")
 
-    def __init__(self, stack: list[set[str]]):
-        self.stack, self.read = stack, set()
+    def __init__(self, stack: list[set[str]], keep: bool = True):
+        self.stack, self.read, self.keep = stack, set(), keep
 
     def __enter__(self) -> set[str]:
         self.stack.append(self.read)
@@ -521,7 +561,8 @@ class _Recording:
 
     def __exit__(self, *exc) -> None:
         self.stack.pop()
-        self.stack[-1].update(self.read)
+        if self.keep:
+            self.stack[-1].update(self.read)
 
 
 def _nearest(entries: list, at: int):

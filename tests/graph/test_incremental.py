@@ -83,3 +83,13 @@ def test_the_whole_graph_equals_a_fresh_build_after_edits(copy_fixture, tmp_path
     key = lambda e: (e["source"], e["target"], e["kind"], e["file"], e["line"])  # noqa: E731
     assert sorted(map(key, incremental["edges"])) == sorted(map(key, rebuilt["edges"]))
     assert sorted(n["id"] for n in incremental["nodes"]) == sorted(n["id"] for n in rebuilt["nodes"])
+
+
+def test_an_edit_inside_a_body_redoes_only_that_file(copy_fixture):
+    root = copy_fixture("graph_py")
+    with Project(root) as project:
+        project.call_graph()
+        pricing = root / "shop/pricing.py"
+        _write(pricing, pricing.read_text().replace("return round(value, 2)", "return round(value, 3)"))
+        assert project.dependents_of("shop/pricing.py", "round_price").found
+        assert _rebuilt(project) == 1
