@@ -287,7 +287,7 @@ class Resolver:
             return Resolution("found", Symbol(targets[0].rstrip("/")), "import", resolved_from=[step])
         for target in targets:
             found = self.module_member(target, name, depth + 1)
-            if found.status == "found":
+            if found.status == "found" and found.target is not None:
                 return found.with_chain(step)
             if found.status in ("builtin", "unresolved"):
                 return Resolution(found.status, via=found.via or imp.statement,
@@ -335,14 +335,15 @@ class Resolver:
                         return Resolution("found", typed.symbol, "import")
         entries = view.bindings.get(0, {}).get(name)
         if entries:
-            chosen = None
             for entry in reversed(entries):  # what the module ends up binding
                 if entry[1] == "i" or spec.top_level_is_exported or facts.definitions[entry[2]].exported:
-                    chosen = entry
-                    break
-            if chosen is not None:
-                found = self._binding(module_path, chosen, depth + 1, "scope")
-                return found if found.kind != "scope" else Resolution("found", found.target, "import")
+                    if entry[1] == "i" and module_path in self._modules(
+                            facts.imports[entry[2]].module, module_path, facts.language):
+                        continue  # the module importing from itself (`from .live import Live` in live.py)
+                    found = self._binding(module_path, entry, depth + 1, "scope")
+                    if found.status == "found" and found.target is None:
+                        continue  # a binding that leads nowhere (`from .me import X` in me.py): an earlier one counts
+                    return found if found.kind != "scope" else Resolution("found", found.target, "import")
         for export in facts.exports:
             if export.kind == "star" and export.module:
                 for target in self._modules(export.module, module_path, facts.language):
