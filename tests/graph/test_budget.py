@@ -3,6 +3,9 @@ says what it shrank, in the documented order."""
 
 from __future__ import annotations
 
+import os
+from pathlib import Path
+
 from jupyter_codetrace import Project
 from jupyter_codetrace.render.trace import BUDGET
 
@@ -33,6 +36,10 @@ def test_a_huge_trace_is_shrunk_in_order_and_says_so(tmp_path):
     assert note.index("dropped declaration-file and external entries") < note.index("collapsed outgoing calls to counts")
     assert "(external)" not in text
     assert "f_0 (big.py)  # +30 callees" in text
+    golden = Path(__file__).resolve().parents[1] / "golden" / "graph" / "trace_budget.txt"
+    if os.environ.get("CODETRACE_REGEN_GOLDEN") == "1" or not golden.exists():
+        golden.write_text(text, encoding="utf-8")
+    assert text == golden.read_text(encoding="utf-8")
 
 
 def test_a_small_trace_is_untouched(tmp_path):
