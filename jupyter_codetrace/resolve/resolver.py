@@ -123,7 +123,7 @@ class Resolver:
         # to redo only the files whose answers a change can alter.
         self._read: list[set[str]] = [set()]
         self._reads: dict[tuple[str, int], frozenset[str]] = {}
-        self._same_name: dict[tuple[str, bool], dict[str, list[Symbol]]] = {}
+        self._same_name: dict[tuple[str, bool], list[Symbol]] = {}
         self.memo: dict = {}   # later stages' per-generation caches (the graph's name sets)
 
     # ------------------------------------------------------------------ files
@@ -518,35 +518,43 @@ class Resolver:
             return self._name_only(name, from_path, members, external_base)
 
     def _name_only(self, name: str, from_path: str, members: bool, external_base: bool) -> Resolution:
+        candidates = self._same_named_in(from_path, name, members)
         key = (name, members)
-        by_path = self._same_name.get(key)
-        if by_path is None:
-            by_path = self._same_name[key] = self._same_named(name, members)
-        candidates = list(by_path.get(from_path, ()))
-        for path, symbols in by_path.items():
+        others = self._same_name.get(key)
+        if others is None:
+            others = self._same_name[key] = self._same_named(name, members)
+        for symbol in others:
             if len(candidates) >= _MAX_CANDIDATES:
                 break
-            if path != from_path:
-                candidates.extend(symbols)
+            if symbol.path != from_path:
+                candidates.append(symbol)
         if not candidates:
             return Resolution("unresolved" if members or external_base else "not_found")
         return Resolution("found", candidates[0], "name-only", candidates[:_MAX_CANDIDATES])
 
-    def _same_named(self, name: str, members: bool) -> dict[str, list[Symbol]]:
-        """Definitions named ``name`` (members of classes, or module-level ones), by file in path order."""
-        found: dict[str, list[Symbol]] = {}
+    def _same_named(self, name: str, members: bool) -> list[Symbol]:
+        """The first same-named definitions in path order: enough for any file's candidate list
+        (a common name is defined in hundreds of files; loading them all would cost seconds)."""
+        found: list[Symbol] = []
         for path in sorted(self.index.defined_in.get(name, ())):
-            view = self.view(path)
-            if view is None:
+            found += self._same_named_in(path, name, members)
+            if len(found) > _MAX_CANDIDATES * 2:
+                break
+        return found
+
+    def _same_named_in(self, path: str, name: str, members: bool) -> list[Symbol]:
+        view = self.view(path)
+        if view is None:
+            return []
+        defs = view.facts.definitions
+        found = []
+        for i in view.named(name):
+            d = defs[i]
+            if d.kind == "parameter":
                 continue
-            defs = view.facts.definitions
-            for i in view.named(name):
-                d = defs[i]
-                if d.kind == "parameter":
-                    continue
-                is_member = d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS
-                if members and is_member or not members and d.scope == 0:
-                    found.setdefault(path, []).append(Symbol(path, i))
+            is_member = d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS
+            if members and is_member or not members and d.scope == 0:
+                found.append(Symbol(path, i))
         return found
 
 
