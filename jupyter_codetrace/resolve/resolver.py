@@ -21,6 +21,7 @@ CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type"
 MEMBER_OWNER_KINDS = CLASS_KINDS | {"impl", "namespace", "module"}
 _VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "parameter", "enum_member"})
 _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+_MERGED_KINDS = frozenset({"interface", "namespace"})
 _MAX_DEPTH = 24          # import chains and inference steps; deeper is almost surely a cycle
 _MAX_CANDIDATES = 8
 _END = 1 << 60           # "after everything": what a module finally binds
@@ -153,6 +154,11 @@ class Resolver:
         A variable is one symbol however often it is assigned: its first binding stands for it and
         the later ones are writes."""
         d = self.definition(symbol)
+        if d is not None and d.kind in _MERGED_KINDS and d.scope >= 0:
+            # TS declaration merging: `interface Shape` declared twice is one interface.
+            defs = self.view(symbol.path).facts.definitions
+            return [Symbol(symbol.path, i) for i in self.view(symbol.path).named(d.name)
+                    if defs[i].kind == d.kind and defs[i].scope == d.scope] or [symbol]
         if d is None or d.kind not in _VALUE_KINDS or d.kind == "parameter":
             return [symbol]
         defs = self.view(symbol.path).facts.definitions
@@ -255,7 +261,10 @@ class Resolver:
     def _binding(self, path: str, binding: tuple, depth: int, kind: str) -> Resolution:
         _, what, index, _ = binding
         if what == "d":
-            return Resolution("found", Symbol(path, index), kind)
+            symbol = Symbol(path, index)
+            if self.view(path).facts.definitions[index].kind in _MERGED_KINDS:
+                symbol = self.variable_group(symbol)[0]  # merged declarations: the first stands for all
+            return Resolution("found", symbol, kind)
         return self.follow_import(path, index, depth)
 
     def _via_star(self, path: str, import_index: int, name: str, depth: int) -> Resolution | None:

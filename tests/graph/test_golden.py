@@ -52,6 +52,7 @@ CASES = {
     "ts_dependents_shape": ("graph_ts", lambda p: p.dependents_of("src/shapes/shape.ts", "BaseShape")),
     "ts_trace_all": ("graph_ts", lambda p: p.trace("Circle", "src/report.ts", references=True, calls=True, types=True)),
     "ts_trace_interface": ("graph_ts", lambda p: p.trace("Shape", types=True, references=True)),
+    "ts_trace_type_guard": ("graph_ts", lambda p: p.trace("isCircle", types=True)),
 }
 
 
