@@ -14,6 +14,7 @@ from .definition import _implementation, locate
 __all__ = ["find_references", "references_to"]
 
 _CONTEXT_CHARS = 160
+_VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "enum_member"})
 
 
 def find_references(ctx: QueryContext, symbol, file, line, column=None, include_declaration=False,
@@ -96,10 +97,14 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
                                    "line": export.line})
     for other in group[1:]:
         od = resolver.definition(other)
+        merged = od.kind not in _VALUE_KINDS  # a merged declaration, not a later assignment
+        if merged and not include_declaration:
+            continue
         lines = ctx.source_lines(other.path)
         cell, shown_line = ctx.cell_position(other.path, od.line)
         text = lines[od.line - 1].strip() if 0 < od.line <= len(lines) else ""
-        found[(other.path, od.line, od.column)] = Reference(other.path, shown_line, od.column, "write",
+        found[(other.path, od.line, od.column)] = Reference(other.path, shown_line, od.column,
+                                                            "declaration" if merged else "write",
                                                             ctx.is_test(other.path), text[:_CONTEXT_CHARS], "scope", cell)
     if include_declaration and d is not None:
         lines = ctx.source_lines(target.path)
