@@ -295,6 +295,10 @@ class Index:
     def files(self) -> list[str]:
         return sorted(self._summaries)
 
+    def digest(self, path: str) -> str | None:
+        summary = self._summaries.get(path)
+        return summary.record.digest if summary is not None else None
+
     def digests(self) -> dict[str, str]:
         """path -> content digest of every indexed file (what the graph keys its files by)."""
         with self._lock:

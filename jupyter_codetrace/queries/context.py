@@ -55,7 +55,7 @@ class QueryContext:
     def fresh(self) -> Resolver:
         self.index.refresh()
         if self._resolver is None or self._generation != self.index.generation:
-            self._resolver = Resolver(self.index, self.workspace)
+            self._resolver = Resolver(self.index, self.workspace, previous=self._resolver)
             self._generation = self.index.generation
         return self._resolver
 

@@ -114,10 +114,19 @@ class _FileView:
 class Resolver:
     """Resolves references of one index generation."""
 
-    def __init__(self, index, workspace):
+    def __init__(self, index, workspace, previous: "Resolver | None" = None):
         self.index = index
         self.modules = ProjectModules(index, workspace)
         self._views: dict[str, _FileView | None] = {}
+        # Views of files that did not change are reused from the previous generation: building
+        # them again (facts from the store, binding tables) is most of the cost of an answer
+        # right after an edit.
+        self._carried: dict[str, tuple[str, _FileView]] = {}
+        if previous is not None:
+            for path, view in previous._views.items():
+                if view is not None:
+                    self._carried[path] = (previous._digests.get(path), view)
+        self._digests: dict[str, str | None] = {}
         self._resolved: dict[tuple[str, int], Resolution] = {}
         # What each resolution read: file paths, "*name:N" (a same-name lookup over the whole
         # project) and "*files" (a module or submodule that was not found). The graph uses it
@@ -139,6 +148,11 @@ class Resolver:
         self._read[-1].add(path)
         found = self._views.get(path, _NO_VIEW)
         if found is _NO_VIEW:
+            digest = self._digests[path] = self.index.digest(path)
+            carried = self._carried.pop(path, None)
+            if carried is not None and digest is not None and carried[0] == digest:
+                self._views[path] = carried[1]
+                return carried[1]
             facts = self.index.facts(path)
             if facts is None:
                 found = None
