@@ -230,7 +230,7 @@ class Resolver:
             return Resolution("builtin")
         if owner.kind == "module":
             found = self.module_member(owner.symbol.path, name, depth + 1)
-            if found.status == "found":
+            if found.status == "found" and found.target is not None:
                 return Resolution("found", found.target, "member", found.candidates, found.resolved_from)
             return found if found.status != "not_found" else self.name_only(name, path, members=True)
         start_after_self = owner.kind == "super"
@@ -286,7 +286,7 @@ class Resolver:
         imp = view.facts.imports[import_index]
         for target in self._modules(imp.module, path, view.facts.language):
             found = self.module_member(target, name, depth + 1, star=True)
-            if found.status == "found":
+            if found.status == "found" and found.target is not None:
                 return found.with_chain((path, imp.statement))
         return None
 
@@ -335,7 +335,7 @@ class Resolver:
                 if export.module is not None:
                     for target in self._modules(export.module, module_path, facts.language):
                         found = self.module_member(target, export.name, depth + 1)
-                        if found.status == "found":
+                        if found.status == "found" and found.target is not None:
                             return found.with_chain(step)
                     return Resolution("unresolved", via=export.statement)
                 found = self.resolve_name(module_path, 0, export.name, _END, depth + 1)
@@ -350,7 +350,7 @@ class Resolver:
             if export.kind == "default" and name == "default":
                 if export.name:
                     found = self.resolve_name(module_path, 0, export.name, _END, depth + 1)
-                    if found.status == "found":
+                    if found.status == "found" and found.target is not None:
                         return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
                 if export.value is not None:
                     typed = self.infer(module_path, export.value, depth + 1)
@@ -371,7 +371,7 @@ class Resolver:
             if export.kind == "star" and export.module:
                 for target in self._modules(export.module, module_path, facts.language):
                     found = self.module_member(target, name, depth + 1, star=True)
-                    if found.status == "found":
+                    if found.status == "found" and found.target is not None:
                         return found.with_chain((module_path, export.statement))
         for j in view.stars.get(0, ()):
             found = self._via_star(module_path, j, name, depth + 1)
