@@ -16,3 +16,14 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+
+def _jupyter_server_extension_points():
+    """jupyter-server finds the extension here (enabled on install by jupyter-config/)."""
+    return [{"module": "jupyter_codetrace"}]
+
+
+def _load_jupyter_server_extension(serverapp):
+    from .server import load_extension
+
+    load_extension(serverapp)

@@ -8,6 +8,9 @@ from typing import Callable
 
 import pytest
 
+# jp_fetch / jp_serverapp: a real jupyter-server for the REST extension's tests (tests/server/).
+pytest_plugins = ("pytest_jupyter.jupyter_server",)
+
 FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"
 
 

@@ -1,0 +1,250 @@
+"""REST routes under ``{base_url}codetrace/api/``: parse the arguments, call one ``Project``
+query in the executor, answer with its ``to_dict()`` (or its text, DOT or SVG).
+
+HTTP statuses: 200 found, 404 a not-found status (the body says what was there), 400 invalid
+input (the message names the field), 403 a path outside the root (without echoing it) — and
+jupyter-server's own 403 for unauthenticated calls. 503 with ``Retry-After`` while the first
+index of the root runs.
+"""
+
+from __future__ import annotations
+
+import asyncio
+import json
+
+import tornado.web
+from jupyter_server.auth.decorator import authorized
+from jupyter_server.base.handlers import APIHandler
+from jupyter_server.utils import url_path_join
+
+from ..errors import CodetraceError, InvalidRequest
+from .openapi import openapi_document
+from .registry import ProjectRegistry
+
+__all__ = ["ROUTES", "route_handlers"]
+
+AUTH_RESOURCE = "codetrace"
+_TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off", ""}
+_FORMATS = {
+    "json": None,
+    "text": "text/plain; charset=utf-8",
+    "dot": "text/vnd.graphviz; charset=utf-8",
+    "svg": "image/svg+xml",
+}
+
+
+class _Base(APIHandler):
+    auth_resource = AUTH_RESOURCE
+
+    def initialize(self, registry: ProjectRegistry):
+        self.registry = registry
+
+    def _error(self, status: int, body: dict) -> None:
+        self.set_status(status)
+        self.finish(json.dumps(body))
+
+
+def _flag(name: str, value) -> bool:
+    if isinstance(value, bool):
+        return value
+    text = str(value).strip().lower()
+    if text in _TRUE:
+        return True
+    if text in _FALSE:
+        return False
+    raise InvalidRequest(f"{name} must be true or false, got {value!r}", field=name)
+
+
+class _QueryHandler(_Base):
+    """One route: ``params`` names the accepted arguments (type ``str``, ``int`` or ``bool``),
+    ``formats`` the accepted ``format`` values, ``run`` the one Project call."""
+
+    params: dict[str, str] = {}
+    formats: tuple[str, ...] = ("json",)
+
+    def run(self, project, args: dict):  # pragma: no cover - every route overrides it
+        raise NotImplementedError
+
+    def _arguments(self, body: dict | None) -> dict:
+        raw: dict = {}
+        if body is not None:
+            raw.update(body)
+        else:
+            for name in self.request.query_arguments:
+                raw[name] = self.get_query_argument(name)
+        unknown = sorted(set(raw) - set(self.params) - {"format"})
+        if unknown:
+            raise InvalidRequest(f"unknown argument {unknown[0]!r}; this route takes: "
+                                 + ", ".join(sorted(self.params)), field=unknown[0])
+        args = {}
+        for name, value in raw.items():
+            kind = self.params.get(name, "str")
+            if value is None:
+                continue
+            if kind == "bool":
+                args[name] = _flag(name, value)
+            elif kind == "int" and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+                args[name] = int(value)
+            else:
+                args[name] = value  # the query validates (and names the field when it is wrong)
+        return args
+
+    async def _answer(self, body: dict | None) -> None:
+        registry = self.registry
+        try:
+            args = self._arguments(body)
+            fmt = str(args.pop("format", "json")).lower()
+            if fmt not in self.formats:
+                raise InvalidRequest(f"format must be one of {', '.join(self.formats)}, got {fmt!r}", field="format")
+        except InvalidRequest as error:
+            return self._error(400, {"status": "invalid_request", "message": str(error), "field": error.field})
+        if not registry.ready:
+            progress = registry.state.to_dict()
+            self.set_header("Retry-After", "2")
+            return self._error(503, {"status": "indexing", "message": "The project is being indexed; retry shortly.",
+                                     "progress": progress})
+        loop = asyncio.get_running_loop()
+        try:
+            result = await loop.run_in_executor(registry.executor, self.run, registry.project, args)
+            payload = await loop.run_in_executor(registry.executor, _render, result, fmt)
+        except InvalidRequest as error:
+            if error.outside_root:
+                return self._error(403, {"status": "forbidden", "field": error.field,
+                                         "message": f"{error.field or 'path'} is outside the project root"})
+            return self._error(400, {"status": "invalid_request", "message": str(error), "field": error.field})
+        except CodetraceError as error:
+            return self._error(500 if fmt != "svg" else 501, {"status": "error", "message": str(error)})
+        self.set_status(200 if result.status == "found" else 404)
+        if fmt == "json" or result.status != "found":
+            self.finish(json.dumps(result.to_dict(), ensure_ascii=False))
+        else:
+            self.finish(payload, set_content_type=_FORMATS[fmt])
+
+    @tornado.web.authenticated
+    @authorized
+    async def get(self):
+        await self._answer(None)
+
+    @tornado.web.authenticated
+    @authorized
+    async def post(self):
+        try:
+            body = json.loads(self.request.body or b"{}")
+        except ValueError:
+            return self._error(400, {"status": "invalid_request", "message": "the body is not valid JSON", "field": None})
+        if not isinstance(body, dict):
+            return self._error(400, {"status": "invalid_request", "message": "the body must be a JSON object",
+                                     "field": None})
+        await self._answer(body)
+
+
+def _render(result, fmt: str):
+    if result.status != "found" or fmt == "json":
+        return None
+    if fmt == "text":
+        return result.to_text()
+    if fmt == "dot":
+        return result.to_dot()
+    return result.to_svg()
+
+
+class DefinitionHandler(_QueryHandler):
+    params = {"symbol": "str", "file": "str", "line": "int", "column": "int", "mode": "str", "cell": "int"}
+
+    def run(self, project, a):
+        return project.find_definition(a.get("symbol"), a.get("file"), a.get("line"), a.get("column"),
+                                       a.get("mode", "definition"), a.get("cell"))
+
+
+class ReferencesHandler(_QueryHandler):
+    params = {"symbol": "str", "file": "str", "line": "int", "column": "int", "include_declaration": "bool",
+              "cell": "int"}
+
+    def run(self, project, a):
+        return project.find_references(a.get("symbol"), a.get("file"), a.get("line"), a.get("column"),
+                                       a.get("include_declaration", False), a.get("cell"))
+
+
+class TraceHandler(_QueryHandler):
+    params = {"symbol": "str", "file": "str", "references": "bool", "calls": "bool", "types": "bool"}
+    formats = ("json", "text")
+
+    def run(self, project, a):
+        return project.trace(a.get("symbol"), a.get("file"), a.get("references", False), a.get("calls", False),
+                             a.get("types", False))
+
+
+class DependenciesHandler(_QueryHandler):
+    params = {"file": "str", "symbol": "str", "include_name_matches": "bool"}
+    formats = ("json", "text", "dot", "svg")
+
+    def run(self, project, a):
+        return project.dependencies_of(a.get("file"), a.get("symbol"), a.get("include_name_matches", False))
+
+
+class DependentsHandler(DependenciesHandler):
+    def run(self, project, a):
+        return project.dependents_of(a.get("file"), a.get("symbol"), a.get("include_name_matches", False))
+
+
+class PathsHandler(_QueryHandler):
+    params = {"from_file": "str", "from_symbol": "str", "to_file": "str", "to_symbol": "str",
+              "include_name_matches": "bool"}
+    formats = ("json", "text", "dot", "svg")
+
+    def run(self, project, a):
+        return project.paths_between((a.get("from_file"), a.get("from_symbol")), (a.get("to_file"), a.get("to_symbol")),
+                                     a.get("include_name_matches", False))
+
+
+class SymbolsHandler(_QueryHandler):
+    params = {"query": "str", "limit": "int"}
+
+    def run(self, project, a):
+        return project.symbols(a.get("query"), a.get("limit", 50))
+
+
+class GraphHandler(_QueryHandler):
+    params = {"include_name_matches": "bool"}
+    formats = ("json", "dot")
+
+    def run(self, project, a):
+        return project.call_graph(a.get("include_name_matches", False))
+
+
+class StatusHandler(_Base):
+    @tornado.web.authenticated
+    @authorized
+    async def get(self):
+        data = self.registry.state.to_dict()
+        data["root"] = "."  # paths in answers are relative to it; the absolute root is not disclosed
+        self.finish(json.dumps(data))
+
+
+class ReindexHandler(_Base):
+    @tornado.web.authenticated
+    @authorized
+    async def post(self):
+        started = self.registry.start_indexing()
+        self.set_status(202)
+        self.finish(json.dumps({**self.registry.state.to_dict(), "started_now": started}))
+
+
+class OpenAPIHandler(_Base):
+    @tornado.web.authenticated
+    @authorized
+    async def get(self):
+        self.finish(json.dumps(openapi_document()))
+
+
+ROUTES = {
+    "definition": DefinitionHandler, "references": ReferencesHandler, "trace": TraceHandler,
+    "dependencies": DependenciesHandler, "dependents": DependentsHandler, "paths": PathsHandler,
+    "symbols": SymbolsHandler, "graph": GraphHandler, "status": StatusHandler, "reindex": ReindexHandler,
+    "openapi.json": OpenAPIHandler,
+}
+
+
+def route_handlers(base_url: str, registry: ProjectRegistry) -> list[tuple]:
+    return [(url_path_join(base_url, "codetrace", "api", name), handler, {"registry": registry})
+            for name, handler in ROUTES.items()]

@@ -1,0 +1,102 @@
+"""Projects served by the extension: one ``Project`` per root, indexed in the background.
+
+The registry is created by the extension and injected into the handlers (no module-level state).
+While a root's first index runs, queries get a 503 with the progress; later refreshes happen
+inside the queries themselves (the index is always fresh).
+"""
+
+from __future__ import annotations
+
+import threading
+import time
+from concurrent.futures import ThreadPoolExecutor
+from dataclasses import dataclass, field
+
+from ..project import Project
+
+__all__ = ["ProjectRegistry", "IndexState"]
+
+
+@dataclass
+class IndexState:
+    state: str = "idle"              # idle | indexing | ready | error
+    done: int = 0
+    total: int = 0
+    current: str | None = None
+    started: float | None = None
+    finished: float | None = None
+    error: str | None = None
+    stats: dict | None = None
+    runs: int = 0
+    lock: threading.Lock = field(default_factory=threading.Lock, repr=False)
+
+    def to_dict(self) -> dict:
+        with self.lock:
+            data = {"state": self.state, "done": self.done, "total": self.total, "current": self.current,
+                    "started": self.started, "finished": self.finished, "error": self.error, "runs": self.runs}
+            if self.stats is not None:
+                stats = self.stats
+                data.update({"files": stats.get("files"), "languages": stats.get("by_language"),
+                             "skipped": stats.get("skipped"), "warnings": stats.get("warnings"),
+                             "syntax_errors": stats.get("syntax_errors"), "seconds": stats.get("seconds")})
+            return data
+
+
+class ProjectRegistry:
+    """The project of the served root, its index state and the executor queries run in."""
+
+    def __init__(self, root: str, *, max_file_size: int = 2_000_000, exclude=(), workers: int = 4,
+                 log=None):
+        self.project = Project(root, max_file_size=max_file_size, exclude=tuple(exclude))
+        self.state = IndexState()
+        self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="codetrace")
+        self.log = log
+        self._index_thread: threading.Thread | None = None
+
+    @property
+    def ready(self) -> bool:
+        return self.state.state in ("ready", "error") and self.state.runs > 0
+
+    def start_indexing(self) -> bool:
+        """Index in a background thread; False when a run is already going."""
+        with self.state.lock:
+            if self.state.state == "indexing":
+                return False
+            self.state.state, self.state.done, self.state.total = "indexing", 0, 0
+            self.state.started, self.state.finished, self.state.error = time.time(), None, None
+        self._index_thread = threading.Thread(target=self._index, name="codetrace-index", daemon=True)
+        self._index_thread.start()
+        return True
+
+    def _progress(self, done: int, total: int, path: str) -> None:
+        with self.state.lock:
+            # Monotonic: a later callback never moves the bar back.
+            self.state.done = max(self.state.done, done)
+            self.state.total = max(self.state.total, total)
+            self.state.current = path
+
+    def _index(self) -> None:
+        try:
+            stats = self.project.index(progress=self._progress)
+        except Exception as error:  # noqa: BLE001 - reported through the status route, never lost
+            if self.log:
+                self.log.exception("codetrace: indexing failed")
+            with self.state.lock:
+                self.state.state, self.state.error = "error", f"{type(error).__name__}: {error}"
+                self.state.finished, self.state.runs = time.time(), self.state.runs + 1
+            return
+        with self.state.lock:
+            self.state.stats = stats.to_dict()
+            self.state.done = self.state.total = max(self.state.total, stats.files)
+            self.state.state, self.state.finished, self.state.current = "ready", time.time(), None
+            self.state.runs += 1
+
+    def wait(self, timeout: float | None = None) -> bool:
+        thread = self._index_thread
+        if thread is not None:
+            thread.join(timeout)
+        return self.ready
+
+    def close(self) -> None:
+        self.executor.shutdown(wait=False, cancel_futures=True)
+        self.project.close()
