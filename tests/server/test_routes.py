@@ -217,4 +217,6 @@ def test_the_extension_is_enabled_on_install():
     done = subprocess.run([sys.executable, "-m", "jupyter", "server", "extension", "list"],
                           capture_output=True, text=True, timeout=120)
     listing = done.stdout + done.stderr
-    assert "jupyter_codetrace" in listing and "enabled" in listing.split("jupyter_codetrace", 1)[1][:40]
+    import re
+
+    assert re.search(r"^\s+jupyter_codetrace\s.*enabled", listing, re.M), listing
