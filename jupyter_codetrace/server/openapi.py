@@ -37,6 +37,8 @@ def _components() -> dict:
     schemas["Error"] = {"type": "object", "required": ["status", "message"], "properties": {
         "status": {"enum": ["invalid_request", "forbidden", "error"]}, "message": {"type": "string"},
         "field": {"type": ["string", "null"]}}}
+    schemas["Forbidden"] = {"type": "object", "required": ["message"], "properties": {
+        "status": {"const": "forbidden"}, "message": {"type": "string"}, "field": {"type": ["string", "null"]}}}
     schemas["Indexing"] = {"type": "object", "required": ["status", "message", "progress"], "properties": {
         "status": {"const": "indexing"}, "message": {"type": "string"}, "progress": {"$ref": "#/components/schemas/Status"}}}
     schemas["Status"] = {"type": "object", "required": ["state", "done", "total"], "properties": {
@@ -80,7 +82,8 @@ def openapi_document() -> dict:
             responses = {
                 "200": {"description": "Found", "content": ok},
                 "400": {"description": "Invalid input; the message names the field", "content": _json("Error")},
-                "403": {"description": "A path outside the project root, or not authenticated", "content": _json("Error")},
+                "403": {"description": "A path outside the project root, or not authenticated / not authorized "
+                                       "(then jupyter-server's own body)", "content": _json("Forbidden")},
                 "404": {"description": "Not found: the body says what was there",
                         "content": _json(RESPONSE_SCHEMAS[name])},
                 "503": {"description": "Indexing; retry after the Retry-After header", "content": _json("Indexing")},
