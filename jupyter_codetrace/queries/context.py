@@ -3,6 +3,7 @@ plus the input validation and the "what was there" helpers every not-found answe
 
 from __future__ import annotations
 
+import re
 import threading
 from bisect import bisect_left, bisect_right
 
@@ -17,6 +18,7 @@ from ..workspace import Workspace, is_test_file
 __all__ = ["QueryContext", "validate_symbol", "validate_position", "MODES"]
 
 MODES = ("definition", "declaration", "type_definition")
+_IDENTIFIER = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
 
 
 def validate_symbol(symbol) -> str:
@@ -159,6 +161,18 @@ class QueryContext:
         except Exception:  # noqa: BLE001 - a file that vanished mid-query shows no code, not a crash
             return []
         return data.decode("utf-8", "replace").splitlines()
+
+    def identifier_at(self, path: str, line: int, column: int) -> str | None:
+        """The identifier covering ``line:column`` (1-based code points), for callers that give
+        a position but no name (an editor cursor, an agent's ``line``/``character``)."""
+        lines = self.source_lines(path)
+        if not 0 < line <= len(lines):
+            return None
+        text = lines[line - 1]
+        for match in _IDENTIFIER.finditer(text):
+            if match.start() < column <= match.end() or (column == match.end() + 1 and match.end() == len(text)):
+                return match.group()
+        return None
 
     def virtual_line(self, path: str, cell, line: int) -> int:
         """The indexed line of ``line`` in notebook cell ``cell`` (0-based index in ``cells``)."""

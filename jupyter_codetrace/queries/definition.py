@@ -31,11 +31,15 @@ class Located:
 
 def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="definition",
                     cell=None) -> DefinitionResult:
-    symbol = validate_symbol(symbol)
     line, column = validate_position(line, column)
     if mode not in MODES:
         raise InvalidRequest(f"mode must be one of {', '.join(MODES)}; got {mode!r}", field="mode")
     path = ctx.file_argument(file)
+    if symbol is None and column is not None:
+        with ctx.lock:  # a cursor position without a name: the identifier there
+            ctx.fresh()
+            symbol = ctx.identifier_at(path, line, column) if ctx.index.has_file(path) else None
+    symbol = validate_symbol(symbol)
     with ctx.lock:
         resolver = ctx.fresh()
         if not ctx.index.has_file(path):

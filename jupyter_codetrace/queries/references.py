@@ -19,9 +19,13 @@ _VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "enum_mem
 
 def find_references(ctx: QueryContext, symbol, file, line, column=None, include_declaration=False,
                     cell=None) -> ReferencesResult:
-    symbol = validate_symbol(symbol)
     line, column = validate_position(line, column)
     path = ctx.file_argument(file)
+    if symbol is None and column is not None:
+        with ctx.lock:  # a cursor position without a name: the identifier there
+            ctx.fresh()
+            symbol = ctx.identifier_at(path, line, column) if ctx.index.has_file(path) else None
+    symbol = validate_symbol(symbol)
     with ctx.lock:
         ctx.fresh()
         if not ctx.index.has_file(path):
