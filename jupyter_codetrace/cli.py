@@ -72,6 +72,9 @@ def build_parser() -> argparse.ArgumentParser:
     e.add_argument("--include-name-matches", action="store_true")
 
     commands.add_parser("index", help="index now and print statistics")
+
+    m = commands.add_parser("mcp", help="serve the tools to LLM agents over MCP (stdio, or --http PORT)")
+    m.add_argument("--http", type=int, default=None, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT")
     return parser
 
 
@@ -102,6 +105,15 @@ def _graphml(result) -> str:
 def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
+    if args.command == "mcp":
+        try:
+            from .mcp_server import serve
+        except ImportError:
+            print("codetrace: the MCP server needs the `mcp` package: pip install 'jupyter_codetrace[mcp]'",
+                  file=sys.stderr)
+            return 2
+        serve(args.root, args.http)
+        return 0
     try:
         project = Project(args.root)
         if args.command == "index":

@@ -38,7 +38,10 @@ def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="de
     if symbol is None and column is not None:
         with ctx.lock:  # a cursor position without a name: the identifier there
             ctx.fresh()
-            symbol = ctx.identifier_at(path, line, column) if ctx.index.has_file(path) else None
+            if not ctx.index.has_file(path):
+                message, suggestions = ctx.not_indexed_message(path, None)
+                return DefinitionResult("file_not_indexed", "", mode, message, suggestions)
+            symbol = ctx.identifier_at(path, line, column)
     symbol = validate_symbol(symbol)
     with ctx.lock:
         resolver = ctx.fresh()

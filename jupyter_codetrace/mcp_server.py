@@ -1,0 +1,252 @@
+"""The MCP server: code navigation for LLM agents, in the tool shapes agents already use.
+
+``codetrace mcp [--root DIR]`` serves stdio; ``--http PORT`` serves streamable HTTP on
+127.0.0.1. Every tool is a thin adapter — arguments -> one ``Project`` query -> the seed's text
+format — and also returns the result's ``to_dict()`` as structured content. This is the only
+module that imports the MCP SDK (``mcp`` 2.x).
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import threading
+import inspect
+from typing import Annotated, Any
+
+from mcp.server.mcpserver import MCPServer
+from mcp.server.mcpserver.exceptions import ToolError
+from mcp.types import CallToolResult, TextContent
+from pydantic import Field
+
+from .errors import CodetraceError, InvalidRequest
+from .project import Project
+
+__all__ = ["build_server", "serve", "TEXT_BUDGET"]
+
+# Characters of text per answer (~3,000 tokens); the trace has its own budget of the same size.
+TEXT_BUDGET = 12_000
+_MAX_REFERENCES = 150
+
+_INSTRUCTIONS = """Code navigation over one repository (paths are relative to its root; lines and
+columns are 1-based). Use these tools instead of grepping or reading whole files:
+- search_symbols: you know (part of) a name but not where it lives.
+- go_to_definition / find_definition: you see a name in a file and want its definition
+  (with its code, signature and docs). go_to_definition also takes a bare symbol name.
+- find_references: every use of the symbol at a position, grouped with usage kinds.
+- codebase_trace: the whole story of a symbol in one call (definition, references, call trees,
+  types) as compact YAML.
+- dependenciesOf / dependentsOf / pathsBetween: the call graph — what a symbol needs, who needs
+  it, and how two symbols connect.
+Not-found answers say what was there instead (names on that line, closest names, files)."""
+
+
+def _text_result(text: str, data: dict | None = None) -> CallToolResult:
+    if len(text) > TEXT_BUDGET:
+        cut = text.count("\n", TEXT_BUDGET)
+        text = text[:TEXT_BUDGET].rsplit("\n", 1)[0] + f"\n… ({cut} more lines cut to stay within the answer budget)\n"
+    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+
+
+class _Tools:
+    """The tool implementations over one project (indexed in the background at start)."""
+
+    def __init__(self, project: Project):
+        self.project = project
+        self._indexed = threading.Event()
+        threading.Thread(target=self._index, name="codetrace-mcp-index", daemon=True).start()
+
+    def _index(self) -> None:
+        try:
+            self.project.index()
+        finally:
+            self._indexed.set()
+
+    def call(self, query, *args, **kwargs):
+        try:
+            return query(*args, **kwargs)
+        except InvalidRequest as error:
+            if error.outside_root:
+                raise ToolError(f"Invalid request: {error.field or 'path'} is outside the project root; "
+                                "give a path relative to the project root.") from None
+            raise ToolError(f"Invalid request: {error}") from None
+        except CodetraceError as error:
+            raise ToolError(str(error)) from None
+
+    # ------------------------------------------------------------------ definitions
+    def find_definition(self, symbol_name: str, file_path: str, line_number: int,
+                        column_number: int | None = None) -> CallToolResult:
+        result = self.call(self.project.find_definition, symbol_name, file_path, line_number, column_number)
+        return _text_result(result.to_text() if result.found else _not_found_text(result), result.to_dict())
+
+    def go_to_definition(self, locate: dict, mode: str = "definition", include_hover: bool = True,
+                         include_code: bool = True) -> CallToolResult:
+        if not isinstance(locate, dict):
+            raise ToolError("Invalid request: locate must be {file_path, line, find} or {symbol}")
+        if locate.get("symbol") and not locate.get("file_path"):
+            trace = self.call(self.project.trace, locate["symbol"])
+            if not trace.found:
+                return _text_result(f"# {_title(mode)}\n\n**{trace.status}**: {trace.message}\n", trace.to_dict())
+            result = trace.definition
+            if mode != "definition":  # declarations and type definitions need the position form
+                result = dataclasses.replace(result, mode=mode)
+        else:
+            file_path, line, find = locate.get("file_path"), locate.get("line"), locate.get("find") or locate.get("symbol")
+            if not find:
+                raise ToolError("Invalid request: locate.find (the text of the name on that line) is required")
+            result = self.call(self.project.find_definition, find, file_path, line, None, mode)
+        shown = result
+        if result.found:
+            shown = dataclasses.replace(result, doc=result.doc if include_hover else None,
+                                        code=result.code if include_code else None)
+        return _text_result(shown.to_markdown(), result.to_dict())
+
+    # ------------------------------------------------------------------ references
+    def find_references(self, path: str, line: int, character: int,
+                        include_declaration: bool = False) -> CallToolResult:
+        result = self.call(self.project.find_references, None, path, line, character, include_declaration)
+        if not result.found:
+            return _text_result(_not_found_text(result), result.to_dict())
+        lines = [f"status: found", f"count: {result.count} references in {result.files} files",
+                 f"definition: {result.definition.file}:{result.definition.line}:{result.definition.column}", ""]
+        for ref in result.references[:_MAX_REFERENCES]:
+            lines.append(f"{ref.file}:{ref.line}:{ref.column} [{ref.usage}{', test' if ref.test else ''}] {ref.context}")
+        if result.count > _MAX_REFERENCES:
+            lines.append(f"… {result.count - _MAX_REFERENCES} more references not shown")
+        if result.re_exports:
+            lines += ["", "re-exported by: " + ", ".join(f"{e['file']} as {e['exported_as']}" for e in result.re_exports)]
+        return _text_result("\n".join(lines) + "\n", result.to_dict())
+
+    # ------------------------------------------------------------------ trace and graph
+    def codebase_trace(self, symbol: str, file: str | None = None, references: bool = False,
+                       calls: bool = False, types: bool = False) -> CallToolResult:
+        result = self.call(self.project.trace, symbol, file, references, calls, types)
+        return _text_result(result.to_text(), result.to_dict())
+
+    def dependencies_of(self, file_path: str, symbol: str) -> CallToolResult:
+        result = self.call(self.project.dependencies_of, file_path, symbol)
+        return _text_result(result.to_text(), result.to_dict())
+
+    def dependents_of(self, file_path: str, symbol: str) -> CallToolResult:
+        result = self.call(self.project.dependents_of, file_path, symbol)
+        return _text_result(result.to_text(), result.to_dict())
+
+    def paths_between(self, source: dict, target: dict) -> CallToolResult:
+        for name, value in (("from", source), ("to", target)):
+            if not isinstance(value, dict) or not value.get("file_path") or not value.get("symbol"):
+                raise ToolError(f"Invalid request: {name} must be {{file_path, symbol}}")
+        result = self.call(self.project.paths_between, (source["file_path"], source["symbol"]),
+                           (target["file_path"], target["symbol"]))
+        return _text_result(result.to_text(), result.to_dict())
+
+    def search_symbols(self, query: str, limit: int = 20) -> CallToolResult:
+        result = self.call(self.project.symbols, query, limit)
+        text = result.to_text() if result.matches else f"No symbol matches '{query}'.\n"
+        return _text_result(text, result.to_dict())
+
+
+def _title(mode: str) -> str:
+    return {"declaration": "Declaration Result", "type_definition": "Type definition Result"}.get(mode, "Definition Result")
+
+
+def _not_found_text(result) -> str:
+    text = f"{result.status}: {result.message}\n"
+    names = [s.get("name") for s in result.suggestions if s.get("name")]
+    files = [f"{s['file']}:{s['line']}" for s in result.suggestions if s.get("file") and s.get("line")]
+    if names and not files:
+        text += "Did you mean: " + ", ".join(dict.fromkeys(names)) + "\n"
+    elif files:
+        text += "Candidates: " + ", ".join(files[:10]) + "\n"
+    return text
+
+
+def build_server(root: str) -> MCPServer:
+    """An MCP server over the repository at ``root`` (indexing starts at once, in the background)."""
+    tools = _Tools(Project(root))
+    server = MCPServer("codetrace", instructions=_INSTRUCTIONS)
+
+    @server.tool(description=(
+        "Go to the definition of a name you see at a position. Returns 'Definition for NAME:', "
+        "'Defined in: file:line:column', the definition's code, Type, Signature and Exported. "
+        "Example: find_definition(symbol_name='User', file_path='app/main.py', line_number=38). "
+        "Not found: says which names are on that line, or where same-named definitions are."))
+    def find_definition(symbol_name: str, file_path: str, line_number: int,
+                        column_number: int | None = None) -> CallToolResult:
+        return tools.find_definition(symbol_name, file_path, line_number, column_number)
+
+    @server.tool(description=(
+        "Definition, declaration (e.g. a C/C++ header prototype or a .pyi stub) or type definition, "
+        "rendered as Markdown ('# Definition Result', '### `file`: name (`Kind`)', docs, '## Content'). "
+        "locate is {file_path, line, find} (find = the name as written on that line) or {symbol} "
+        "(a bare or dotted name, searched across the project). mode: definition | declaration | "
+        "type_definition. Example: go_to_definition(locate={'file_path': 'main.py', 'line': 15, "
+        "'find': 'send_message'}). Not found: the names on that line or the closest names."))
+    def go_to_definition(locate: dict[str, Any], mode: str = "definition", include_hover: bool = True,
+                         include_code: bool = True) -> CallToolResult:
+        return tools.go_to_definition(locate, mode, include_hover, include_code)
+
+    @server.tool(description=(
+        "Every use of the symbol at path:line:character (1-based; character = column of any letter "
+        "of the name). Returns status, count and project-local locations 'file:line:col [usage] code' "
+        "with usage kinds call/import/read/write/type-ref. Example: find_references(path='app/models.py', "
+        "line=8, character=7). Not found: the names on that line."))
+    def find_references(path: str, line: int, character: int, include_declaration: bool = False) -> CallToolResult:
+        return tools.find_references(path, line, character, include_declaration)
+
+    @server.tool(description=(
+        "The full semantic story of a symbol as YAML, no line numbers: definition (signature, doc, "
+        "parameters, members, resolvedFrom import chain) always; references=true adds uses by file; "
+        "calls=true adds incoming/outgoing call trees at full depth; types=true adds hierarchy, "
+        "subtypes and type flows. file = where you met the symbol (optional). Example: "
+        "codebase_trace(symbol='place_order', calls=true). Not found: the closest names and files."))
+    def codebase_trace(symbol: str, file: str | None = None, references: bool = False, calls: bool = False,
+                       types: bool = False) -> CallToolResult:
+        return tools.codebase_trace(symbol, file, references, calls, types)
+
+    @server.tool(name="dependenciesOf", description=(
+        "What a symbol depends on (calls, references, base types), transitively. Output: '## Graph' "
+        "(a --CALLS--> b chains) and '## Nodes' (file, offset, limit for a file-read tool, snippets). "
+        "Example: dependenciesOf(file_path='main.py', symbol='main'). Empty: 'No dependencies found.' "
+        "Not found: the file's symbols or the files where the symbol exists."))
+    def dependencies_of(file_path: str, symbol: str) -> CallToolResult:
+        return tools.dependencies_of(file_path, symbol)
+
+    @server.tool(name="dependentsOf", description=(
+        "Who depends on a symbol (callers, referrers, subtypes), transitively — the blast radius of "
+        "a change. Same output as dependenciesOf. Example: dependentsOf(file_path='shop/pricing.py', "
+        "symbol='round_price'). Empty: 'No dependents found.'"))
+    def dependents_of(file_path: str, symbol: str) -> CallToolResult:
+        return tools.dependents_of(file_path, symbol)
+
+    def paths_between(**arguments) -> CallToolResult:
+        return tools.paths_between(arguments.get("from"), arguments.get("to"))
+
+    # The seed names the first argument `from`, a Python keyword: the schema comes from a
+    # signature with an alias, and the tool receives the arguments under their wire names.
+    def schema_of_paths_between(from_: Annotated[dict[str, str], Field(alias="from")],
+                                to: dict[str, str]) -> CallToolResult:
+        raise NotImplementedError
+
+    paths_between.__signature__ = inspect.signature(schema_of_paths_between)
+    paths_between.__annotations__ = schema_of_paths_between.__annotations__
+    server.add_tool(paths_between, name="pathsBetween", structured_output=False, description=(
+        "How two symbols connect through the call graph, in either direction (arrows show the real "
+        "one), shortest first. from/to are {file_path, symbol}. Example: pathsBetween(from={'file_path': "
+        "'main.py', 'symbol': 'main'}, to={'file_path': 'shop/pricing.py', 'symbol': 'round_price'}). "
+        "'No path found.' or 'Invalid query: source and target are the same symbol.'"))
+
+    @server.tool(description=(
+        "Fuzzy search for symbols by name across the project: name, kind, file:line, container. "
+        "Use it when you know (part of) a name but not the file. Example: search_symbols(query='usr sav')."))
+    def search_symbols(query: str, limit: int = 20) -> CallToolResult:
+        return tools.search_symbols(query, limit)
+
+    server.codetrace_tools = tools  # for tests and benchmarks: the project behind the tools
+    return server
+
+
+def serve(root: str, http_port: int | None = None) -> None:
+    server = build_server(root)
+    if http_port is None:
+        server.run("stdio")
+    else:
+        server.run("streamable-http", host="127.0.0.1", port=http_port)
