@@ -106,13 +106,18 @@ def main(argv: list[str] | None = None) -> int:
     parser = build_parser()
     args = parser.parse_args(argv)
     if args.command == "mcp":
+        import threading
+
+        project = Project(args.root)
+        # Index while the MCP SDK is imported (about a second each on a cold start).
+        threading.Thread(target=project.index, name="codetrace-warm-up", daemon=True).start()
         try:
             from .mcp_server import serve
         except ImportError:
             print("codetrace: the MCP server needs the `mcp` package: pip install 'jupyter_codetrace[mcp]'",
                   file=sys.stderr)
             return 2
-        serve(args.root, args.http)
+        serve(project, args.http)
         return 0
     try:
         project = Project(args.root)

@@ -159,9 +159,9 @@ def _not_found_text(result) -> str:
     return text
 
 
-def build_server(root: str) -> MCPServer:
+def build_server(root: str | Project) -> MCPServer:
     """An MCP server over the repository at ``root`` (indexing starts at once, in the background)."""
-    tools = _Tools(Project(root))
+    tools = _Tools(root if isinstance(root, Project) else Project(root))
     server = MCPServer("codetrace", instructions=_INSTRUCTIONS)
 
     @server.tool(description=(
@@ -244,7 +244,7 @@ def build_server(root: str) -> MCPServer:
     return server
 
 
-def serve(root: str, http_port: int | None = None) -> None:
+def serve(root: str | Project, http_port: int | None = None) -> None:
     server = build_server(root)
     if http_port is None:
         server.run("stdio")
