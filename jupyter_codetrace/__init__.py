@@ -18,6 +18,13 @@ __all__ = [
 __version__ = "0.1.0"
 
 
+def load_ipython_extension(shell):
+    """``%load_ext jupyter_codetrace``: the %def, %refs, %trace, %paths, %deps magics."""
+    from .magics import load_ipython_extension as load
+
+    load(shell)
+
+
 def _jupyter_server_extension_points():
     """jupyter-server finds the extension here (enabled on install by jupyter-config/)."""
     return [{"module": "jupyter_codetrace"}]

@@ -159,6 +159,13 @@ class ReferencesResult(_Displayable):
     def count(self) -> int:
         return len(self.references)
 
+    def _repr_html_(self) -> str | None:
+        if self.status != "found":
+            return None
+        from .render.html import references_html
+
+        return references_html(self)
+
     @property
     def files(self) -> int:
         return len({r.file for r in self.references})
@@ -312,6 +319,13 @@ class TraceResult(_Displayable):
     calls: dict | None = None
     types: dict | None = None
     note: str | None = None                     # e.g. several definitions matched: which was taken
+
+    def _repr_html_(self) -> str | None:
+        if self.status != "found" or (self.calls is None and self.references is None):
+            return None  # the Markdown card says it all
+        from .render.html import trace_html
+
+        return trace_html(self)
 
     def to_dict(self) -> dict:
         data = {"status": self.status, "symbol": self.symbol}
