@@ -56,6 +56,10 @@ class _Displayable:
     def __str__(self) -> str:
         return self.to_text()
 
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        """text/plain in IPython and notebooks: the plain-text answer, not the dataclass fields."""
+        printer.text(self.to_text().rstrip("\n"))
+
     @property
     def found(self) -> bool:
         return self.status == "found"

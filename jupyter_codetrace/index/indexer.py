@@ -122,6 +122,9 @@ class IndexStats:
 
     to_markdown = to_text
 
+    def _repr_pretty_(self, printer, cycle: bool) -> None:
+        printer.text(self.to_text())
+
 
 @dataclass(slots=True)
 class _Summary:
