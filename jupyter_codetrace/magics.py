@@ -15,6 +15,7 @@ from __future__ import annotations
 import dataclasses
 import inspect
 import os
+import re
 from pathlib import Path
 
 from IPython.core.error import UsageError
@@ -28,6 +29,7 @@ from .results import DefinitionResult
 __all__ = ["CodetraceMagics", "load_ipython_extension", "unload_ipython_extension", "find_root"]
 
 _ROOT_MARKERS = (".git", "pyproject.toml", "package.json", "Cargo.toml", "go.mod")
+_SESSION_CELL = re.compile(r"^<ipython-input-(\d+)-[0-9a-f]+>$|^/tmp/ipykernel_\d+/\d+\.py$")
 
 
 def find_root(start: str | os.PathLike) -> Path:
@@ -109,12 +111,17 @@ class CodetraceMagics(Magics):
             lines, start = inspect.getsourcelines(value)
         except (TypeError, OSError):
             return DefinitionResult("builtin", symbol, message="Built-in symbol (no source available)")
+        cell = _SESSION_CELL.match(file or "")
+        if cell:  # defined in a cell of this kernel session (maybe not saved to any file yet)
+            file = f"In[{cell.group(1)}]" if cell.group(1) else "In[…] (this session)"
+            message = "Defined in this notebook session (kernel history)."
+        else:
+            message = "Outside the project: found in the running kernel."
         return DefinitionResult(
             "found", symbol, name=getattr(value, "__name__", symbol), kind=_live_kind(value), language="python",
-            file=file, line=start, column=1, end_line=start + len(lines) - 1, end_column=1,
+            file=file, line=start or 1, column=1, end_line=(start or 1) + len(lines) - 1, end_column=1,
             doc=inspect.getdoc(value), code="".join(lines[:80]).rstrip("\n"), exported=None,
-            message="Outside the project: found in the running kernel.", resolution="inferred",
-            mode_resolution="exact")
+            message=message, resolution="inferred", mode_resolution="exact")
 
     def _where(self, symbol: str) -> tuple[str, str]:
         """``FILE:SYMBOL`` or a bare ``SYMBOL`` -> (file, symbol), looking the file up by name."""
@@ -122,8 +129,8 @@ class CodetraceMagics(Magics):
             file, _, name = symbol.rpartition(":")
             return file, name
         definition = self._definition_by_name(symbol)
-        if not definition.found or definition.file is None or definition.message == \
-                "Outside the project: found in the running kernel.":
+        if not definition.found or definition.file is None or definition.resolution == "inferred" \
+                and definition.message and not definition.path:
             raise UsageError(definition.message or f"{symbol!r} is not defined in the project")
         return definition.file, ".".join(definition.path) or symbol
 
@@ -169,8 +176,8 @@ class CodetraceMagics(Magics):
         else:
             definition = self._definition_by_name(args.symbol)
             if not definition.found or definition.line is None or definition.message and \
-                    definition.message.startswith("Outside the project"):
-                return definition
+                    definition.resolution == "inferred" and not definition.path:
+                return definition  # a live object: it has no references in the project
             file, number, column, cell = definition.file, definition.line, definition.column, definition.cell
         result = self._run(self.project.find_references, args.symbol.split(".")[-1], file, number, column,
                            args.include_declaration, cell)

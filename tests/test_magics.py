@@ -127,3 +127,29 @@ def test_default_root_is_the_nearest_repository(tmp_path):
     (tmp_path / "repo" / "pyproject.toml").write_text("")
     assert find_root(tmp_path / "repo" / "pkg" / "sub") == (tmp_path / "repo").resolve()
     assert find_root(tmp_path) == tmp_path.resolve()
+
+
+def test_names_defined_in_earlier_cells_of_this_session(ip):
+    ip.run_cell("def session_helper(x):\n    return x + 1\n")
+    result = ip.run_line_magic("def", "session_helper")
+    assert result.found and result.file.startswith("In[") and "session" in result.message
+    assert "return x + 1" in result.code
+
+
+def test_the_widget_explorer_expands_on_demand(api):
+    from jupyter_codetrace.widgets import CallTreeExplorer
+
+    explorer = CallTreeExplorer(api, "total", "shop/pricing.py")
+    root = explorer.root
+    assert len(root.children) == 1  # nothing fetched yet
+    root.toggle(None)
+    names = [child.symbol for child in root.children[1:]]
+    assert names == ["apply_tax", "subtotal"]
+    subtotal = root.children[2]
+    subtotal.toggle(None)
+    assert [child.symbol for child in subtotal.children[1:]] == ["price_of"]
+    root.toggle(None)
+    assert len(root.children) == 1
+    callers = CallTreeExplorer(api, "round_price", "shop/pricing.py", direction="incoming")
+    callers.root.toggle(None)
+    assert {child.symbol for child in callers.root.children[1:]} == {"apply_tax", "price_of"}
