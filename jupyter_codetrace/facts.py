@@ -47,6 +47,7 @@ class Definition:
     value: Token = None
     extends: tuple[Token, ...] = ()
     implements: tuple[Token, ...] = ()
+    qualifier: Token = None     # the type an out-of-line member belongs to (C++ `Foo::`, Go receiver, Rust impl)
 
 
 @dataclass(slots=True)

@@ -145,7 +145,10 @@ class _Extraction:
 
         self._build_scopes(scopes, declared)
         defs = self._build_definitions(definitions, owned, exported_owners, comments)
-        name_spans = {(d.name_byte, d.name_byte + len(d.name.encode())) for d in defs}
+        # A name that is also the qualifier (Rust `impl Foo`) stays a reference: it names Foo.
+        qualifier_spans = {(r["qualifier"].start_byte, r["qualifier"].end_byte)
+                           for r in self._raw_definitions if r.get("qualifier") is not None}
+        name_spans = {(d.name_byte, d.name_byte + len(d.name.encode())) for d in defs} - qualifier_spans
         excluded.sort()
         excluded_starts = [s for s, _ in excluded]
         expr_map: dict[tuple[int, int], int] = {}
@@ -195,6 +198,8 @@ class _Extraction:
                 d.value = self._token(raw["value"])
             d.extends = tuple(self._token(n) for n in raw.get("extends", ()))
             d.implements = tuple(self._token(n) for n in raw.get("implements", ()))
+            if raw.get("qualifier") is not None:
+                d.qualifier = self._token(raw["qualifier"])
         self.facts.imports = [imp for caps in imports if (imp := self._import(caps))]
         self.facts.exports = [exp for caps in exports if (exp := self._export(caps, defs))]
         if all_names is not None:
@@ -223,6 +228,8 @@ class _Extraction:
                 seen = raw.setdefault(field, [])
                 if all(n.start_byte != node.start_byte for n in seen):
                     seen.append(node)
+        if "definition.qualifier" in caps and raw.get("qualifier") is None:
+            raw["qualifier"] = caps["definition.qualifier"][0]
         if "declaration" in caps:
             raw["declaration"] = True
         if "hoist" in caps:
@@ -285,6 +292,8 @@ class _Extraction:
             elif d.name in scope_fact.nonlocals:
                 continue  # an assignment to an outer binding, not a new one
             d.container = self._container_of(d.scope)
+            if raw.get("qualifier") is not None:
+                d.scope = -1  # `Foo::bar() {}` names Foo's member; it binds nothing here
             if raw.get("receiver") is not None:
                 if not self._attach_to_instance(d, self.text(raw["receiver"]), defs):
                     continue
@@ -461,6 +470,8 @@ class _Extraction:
         elif "import.alias" in caps:
             kind, local_node = "module", caps["import.alias"][0]
             local = self.text(local_node)
+        elif (implied := self.spec.default_import_name(module)) is not None:
+            kind, local = "namespace", implied  # Go `import "a/b"` binds the package name `b`
         else:
             kind, local = "side-effect", None
         if local_node is not None:

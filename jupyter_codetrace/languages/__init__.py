@@ -5,7 +5,7 @@ from __future__ import annotations
 import posixpath
 
 from .spec import LanguageSpec
-from . import javascript, python, typescript
+from . import c_family, elixir, fallback, go, java, javascript, python, rust, typescript
 
 __all__ = ["REGISTRY", "LanguageSpec", "for_path", "by_name", "supported_extensions"]
 
@@ -14,6 +14,13 @@ REGISTRY: tuple[LanguageSpec, ...] = (
     typescript.SPEC,
     typescript.TSX_SPEC,
     javascript.SPEC,
+    c_family.C_SPEC,
+    c_family.CPP_SPEC,
+    go.SPEC,
+    rust.SPEC,
+    java.SPEC,
+    elixir.SPEC,
+    *fallback.SPECS,
 )
 
 _BY_EXTENSION = {ext: spec for spec in REGISTRY for ext in spec.extensions}

@@ -56,6 +56,7 @@ CAPTURES: dict[str, str] = {
     "definition.extends": "a base class / extended type expression (one per match)",
     "definition.implements": "an implemented interface expression (one per match)",
     "definition.receiver": "for `self.x = ...`: the object; the definition becomes a member of the enclosing class when it is the language's self/this",
+    "definition.qualifier": "the type an out-of-line member belongs to (`Foo` of C++ `void Foo::bar() {}`, a Go method's receiver type, Rust `impl Foo`): the definition binds no name where it stands and is a member of Foo",
     "declaration": "marks the definition as a declaration only (overload signature, ambient `declare`, prototype)",
     "definition.promoted": "a parameter that also declares a field of the enclosing class (`constructor(private x)`)",
     "hoist": "the definition binds in the nearest @scope.function (JS `var`)",

@@ -23,10 +23,20 @@ class ModuleContext(Protocol):
     def read_json(self, rel: str) -> dict | None: ...
     def read_text(self, rel: str) -> str | None: ...
     def package_roots(self) -> list[str]: ...
+    def files_named(self, basename: str) -> list[str]: ...
+    def files_in(self, folder: str) -> list[str]: ...
 
 
 def _no_modules(spec: str, importer: str, ctx: ModuleContext) -> list[str]:
     return []
+
+
+def _no_counterparts(path: str, ctx: ModuleContext) -> list[str]:
+    return []
+
+
+def _no_default_import_name(module: str) -> str | None:
+    return None
 
 
 def _public_by_default(name: str) -> bool:
@@ -59,6 +69,21 @@ class LanguageSpec:
     resolve_module: Callable[[str, str, ModuleContext], list[str]] = _no_modules
     module_name: Callable[[str, ModuleContext], str] = _path_without_extension  # file -> qualified module name
     precise: bool = True                        # False for tags-only fallback languages
+    # Files holding the other half of this file's declarations (C/C++: `x.h` <-> `x.c`), best
+    # first: `mode="definition"` of a prototype looks there for the body, and back.
+    counterparts: Callable[[str, ModuleContext], list[str]] = _no_counterparts
+    # Names declared inside a namespace also bind in its enclosing scope (C++ namespaces are
+    # reopened across files and their members are used unqualified from inside them).
+    namespace_members_visible: bool = False
+    # Files sharing this file's top-level names (Go: the package is the folder), best first.
+    package_files: Callable[[str, ModuleContext], list[str]] = _no_counterparts
+    # The local name an import without a name or alias binds (Go `import "a/b"` binds `b`).
+    default_import_name: Callable[[str], str | None] = _no_default_import_name
+    # Module names are global (Elixir `Shop.Cart`): an unbound name that exactly one module
+    # definition carries resolves to it.
+    global_module_names: bool = False
+    # Inside an out-of-line member (`void Foo::bar() { x; }`) bare names also find Foo's members.
+    implicit_members: bool = False
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

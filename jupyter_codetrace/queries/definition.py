@@ -11,6 +11,7 @@ from __future__ import annotations
 
 from ..errors import InvalidRequest
 from ..resolve.resolver import CLASS_KINDS, Resolution, Symbol
+from ..languages.spec import LanguageSpec
 from ..results import DefinitionResult
 from .context import MODES, QueryContext, validate_position, validate_symbol
 
@@ -129,7 +130,65 @@ def _implementation(ctx: QueryContext, target: Symbol) -> Symbol:
         if other.name == d.name and other.scope == d.scope and other.container == d.container \
                 and not other.declaration and other.kind == d.kind:
             return Symbol(target.path, i)
-    return target
+    return _in_counterparts(ctx, target, want_declaration=False) or target
+
+
+_CALLABLE = ("function", "method", "constructor")
+_NO_COUNTERPARTS = LanguageSpec.__dataclass_fields__["counterparts"].default  # languages without pairs
+
+
+def _in_counterparts(ctx: QueryContext, target: Symbol, want_declaration: bool) -> Symbol | None:
+    """The other half of a C/C++ declaration/definition pair, in the language's counterpart files
+    (``LanguageSpec.counterparts``: a header's sources, a source's headers).
+
+    Matched by name among callables, the one whose enclosing names agree best first: an
+    out-of-line ``void Foo::bar() {}`` sits in a namespace, not in ``Foo``, so an exact
+    qualified path is preferred but not required.
+    """
+    resolver = ctx.resolver
+    d = resolver.definition(target)
+    view = resolver.view(target.path)
+    if d is None or view is None or d.kind not in _CALLABLE:
+        return None
+    names = ctx.qualified_path(target)
+    qualifier = _qualifier(ctx, target.path, d)
+    if qualifier:
+        names = names[:-1] + (qualifier, d.name)
+    defs = view.facts.definitions
+    method_of = names[-2] if qualifier or (d.container >= 0 and defs[d.container].kind in CLASS_KINDS) else None
+    best: tuple | None = None
+    for path in view.spec.counterparts(target.path, resolver.modules):
+        other_view = resolver.view(path)
+        if other_view is None:
+            continue
+        for i in other_view.named(d.name):
+            other = other_view.facts.definitions[i]
+            if other.kind not in _CALLABLE or other.declaration != want_declaration:
+                continue
+            other_names = ctx.qualified_path(Symbol(path, i))
+            other_qualifier = _qualifier(ctx, path, other)
+            if other_qualifier:
+                other_names = other_names[:-1] + (other_qualifier, other.name)
+            if method_of and (len(other_names) < 2 or other_names[-2] != method_of):
+                continue  # a method pairs only with the same class's (`Circle::area`, not `Shape::area`)
+            shared = sum(1 for a, b in zip(reversed(names), reversed(other_names)) if a == b)
+            rank = (-shared, -int(other.kind == d.kind))
+            if best is None or rank < best[0]:
+                best = (rank, Symbol(path, i))
+        if best is not None:
+            return best[1]  # the nearest counterpart file with a match wins
+    if view.spec.counterparts is not _NO_COUNTERPARTS:
+        # No same-stem partner (`unity_internals.h` declares what `unity.c` defines): the one
+        # project-wide free function of that name with the wanted role, when it is unique.
+        others = [Symbol(path, i) for path in sorted(ctx.index.defined_in.get(d.name, ()))
+                  if path != target.path and (v := resolver.view(path)) is not None
+                  and v.spec.counterparts is view.spec.counterparts
+                  for i in v.named(d.name)
+                  if v.facts.definitions[i].kind in _CALLABLE and v.facts.definitions[i].container < 0
+                  and v.facts.definitions[i].declaration == want_declaration]
+        if len(others) == 1 and not method_of:
+            return others[0]
+    return None
 
 
 def _declaration(ctx: QueryContext, target: Symbol) -> Symbol | None:
@@ -150,7 +209,18 @@ def _declaration(ctx: QueryContext, target: Symbol) -> Symbol | None:
                 found = _same_path_in(ctx, stub, ctx.qualified_path(target))
                 if found is not None:
                     return found
-    return None
+    return _in_counterparts(ctx, target, want_declaration=True)
+
+
+def _qualifier(ctx: QueryContext, path: str, d) -> str | None:
+    """``Foo`` for an out-of-line ``Foo::bar`` (the name written just before ``::bar``)."""
+    before = [r for _, r in ctx.refs_on_line(path, d.line) if r.column < d.column]
+    if not before:
+        return None
+    last = max(before, key=lambda r: r.column)
+    if last.column + len(last.name) + 2 != d.column:
+        return None
+    return last.name
 
 
 def _first_overload(ctx: QueryContext, target: Symbol) -> Symbol:

@@ -26,6 +26,8 @@ class ProjectModules:
         self._json: dict[str, dict | None] = {}
         self._text: dict[str, str | None] = {}
         self._cache: dict[tuple[str, str, str], list[str]] = {}
+        self._by_basename: dict[str, list[str]] | None = None
+        self._by_folder: dict[str, list[str]] | None = None
 
     # ---- ModuleContext ------------------------------------------------------------------
     def is_file(self, rel: str) -> bool:
@@ -68,6 +70,24 @@ class ProjectModules:
                 roots.add(parent)
             self._roots = sorted(roots, key=lambda r: (r != "", r != "src", r))
         return self._roots
+
+    def files_named(self, basename: str) -> list[str]:
+        """Indexed files called ``basename`` anywhere in the project (C include search, headers)."""
+        if self._by_basename is None:
+            table: dict[str, list[str]] = {}
+            for path in self.index.files():
+                table.setdefault(posixpath.basename(path), []).append(path)
+            self._by_basename = table
+        return self._by_basename.get(basename, [])
+
+    def files_in(self, folder: str) -> list[str]:
+        """Indexed files directly inside ``folder`` (root-relative, ``""`` for the root)."""
+        if self._by_folder is None:
+            table: dict[str, list[str]] = {}
+            for path in self.index.files():
+                table.setdefault(posixpath.dirname(path), []).append(path)
+            self._by_folder = table
+        return self._by_folder.get(folder.strip("/"), [])
 
     # ---- resolution -------------------------------------------------------------------
     def resolve(self, spec: str, importer: str, language: str) -> list[str]:

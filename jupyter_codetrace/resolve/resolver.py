@@ -66,7 +66,8 @@ class _Type:
 class _FileView:
     """A file's facts with the lookup tables resolution needs, built once per generation."""
 
-    __slots__ = ("facts", "spec", "bindings", "stars", "ref_starts", "members", "_by_name", "_first_params")
+    __slots__ = ("facts", "spec", "bindings", "stars", "ref_starts", "members", "extensions", "_by_name",
+                 "_first_params")
 
     def __init__(self, facts: FileFacts, spec: LanguageSpec):
         self.facts, self.spec = facts, spec
@@ -79,6 +80,16 @@ class _FileView:
                 bindings.setdefault(d.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i, blind_until))
             if d.container >= 0 and d.kind != "parameter":
                 members.setdefault(d.container, {}).setdefault(d.name, []).append(i)
+            if spec.namespace_members_visible:
+                # C++: a namespace's members are also seen from around it (and from other
+                # files through `#include`), as the namespace is reopened wherever it is used.
+                inner = d
+                while inner.container >= 0 and inner.scope >= 0:
+                    outer = facts.definitions[inner.container]
+                    if outer.kind not in ("namespace", "module") or outer.own_scope != inner.scope or outer.scope < 0:
+                        break
+                    bindings.setdefault(outer.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i, -1))
+                    inner = outer
         stars: dict[int, list[int]] = {}
         for j, imp in enumerate(facts.imports):
             if imp.kind == "star":
@@ -89,6 +100,7 @@ class _FileView:
             for entries in table.values():
                 entries.sort()
         self.bindings, self.stars, self.members = bindings, stars, members
+        self.extensions = [i for i, d in enumerate(facts.definitions) if d.qualifier]
         self.ref_starts = [r.start_byte for r in facts.references]
         self._by_name: dict[str, list[int]] | None = None
         self._first_params: dict[int, int] | None = None
@@ -134,6 +146,7 @@ class Resolver:
         self._read: list[set[str]] = [set()]
         self._reads: dict[tuple[str, int], frozenset[str]] = {}
         self._same_name: dict[tuple[str, bool], list[Symbol]] = {}
+        self._extensions: dict[Symbol, dict[str, Symbol]] = {}
         self.memo: dict = {}   # later stages' per-generation caches (the graph's name sets)
 
     # ------------------------------------------------------------------ files
@@ -266,8 +279,25 @@ class Resolver:
                 found = self._via_star(path, j, name, depth)
                 if found is not None:
                     return found
+            if spec.implicit_members and sc.owner >= 0:
+                owner = facts.definitions[sc.owner]
+                cls = None
+                if owner.qualifier:
+                    cls = self.qualifier_class(path, sc.owner)  # `Foo::bar() { x_; }` reads Foo's x_
+                elif sc.kind == "class" and owner.kind in CLASS_KINDS:
+                    cls = Symbol(path, sc.owner)  # a method body reads inherited members bare
+                member = self.class_member(cls, name) if cls is not None else None
+                if member is not None:
+                    return Resolution("found", member, "member")
             first = False
             s = sc.parent if s > 0 else -1
+        found = self._package_member(path, name, depth)
+        if found is not None:
+            return found
+        if spec.global_module_names:
+            found = self._global_module(name)
+            if found is not None:
+                return found
         if name in spec.builtins:
             return Resolution("builtin")
         return self.name_only(name, path, members=False)
@@ -377,10 +407,45 @@ class Resolver:
             found = self._via_star(module_path, j, name, depth + 1)
             if found is not None:
                 return found
+        found = self._package_member(module_path, name, depth)
+        if found is not None:
+            return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
         base = module_path.rsplit("/", 1)[0] if "/" in module_path else ""
         if module_path.endswith(("__init__.py", "__init__.pyi")):
             return self._submodule(base, name)
         return Resolution("not_found")
+
+    def _global_module(self, name: str) -> Resolution | None:
+        """Elixir: `Shop.Cart` names the one module defined with that full name, in any file."""
+        self._note(f"*name:{name}")
+        found = []
+        with _Recording(self._read, keep=False):
+            for other in sorted(self.index.defined_in.get(name, ())):
+                view = self.view(other)
+                if view is None:
+                    continue
+                found += [Symbol(other, i) for i in view.named(name)
+                          if view.facts.definitions[i].kind in ("module", "namespace")]
+        return Resolution("found", found[0], "import") if len(found) == 1 else None
+
+    def _package_member(self, path: str, name: str, depth: int) -> Resolution | None:
+        """``name`` bound at the top of another file of the same package (Go: same folder)."""
+        view = self.view(path)
+        if view is None:
+            return None
+        siblings = view.spec.package_files(path, self.modules)
+        if not siblings:
+            return None
+        self._note("*files")
+        for other in siblings:
+            other_view = self.view(other)
+            if other_view is None:
+                continue
+            entries = other_view.bindings.get(0, {}).get(name)
+            for entry in entries or ():
+                if entry[1] == "d":  # a sibling's imports are its own, only its definitions are shared
+                    return self._binding(other, entry, depth + 1, "scope")
+        return None
 
     def _modules(self, spec: str, importer: str, language: str) -> list[str]:
         found = self.modules.resolve(spec, importer, language)
@@ -405,6 +470,8 @@ class Resolver:
         while container >= 0:
             if defs[container].kind in CLASS_KINDS:
                 return Symbol(path, container)
+            if defs[container].qualifier:
+                return self.qualifier_class(path, container)
             container = defs[container].container
         return None
 
@@ -417,6 +484,56 @@ class Resolver:
                 # A member declared in the class body beats one assigned in a method.
                 best = min(indices, key=lambda i: (defs[i].scope < 0, defs[i].declaration, i))
                 return Symbol(klass.path, best)
+            found = self.extension_members(klass).get(name)
+            if found is not None:
+                return found
+        return None
+
+    def extension_members(self, cls: Symbol) -> dict[str, Symbol]:
+        """Members defined outside the type's body: C++ `Foo::bar() {}`, Go methods with a
+        `Foo` receiver, Rust `impl Foo { … }` blocks. Found through the files naming Foo."""
+        d = self.definition(cls)
+        if d is None:
+            return {}
+        self._note(f"*name:{d.name}")  # any file naming the type may add members to it
+        cached = self._extensions.get(cls)
+        if cached is not None:
+            return cached
+        self._extensions[cls] = found = {}
+        with _Recording(self._read, keep=False):
+            self._collect_extensions(cls, d.name, found)
+        return found
+
+    def _collect_extensions(self, cls: Symbol, type_name: str, found: dict[str, Symbol]) -> None:
+        d_name = type_name
+        for path in sorted(self.index.used_in.get(d_name, ())):
+            view = self.view(path)
+            if view is None:
+                continue
+            defs = view.facts.definitions
+            for i in view.extensions:
+                token = defs[i].qualifier
+                if token[0] != "r" or view.facts.references[token[1]].name != d_name:
+                    continue
+                owner = self.resolve_reference(path, token[1])
+                if owner.status != "found" or owner.target != cls:
+                    continue
+                if defs[i].kind == "impl":
+                    for member, indices in view.members.get(i, {}).items():
+                        found.setdefault(member, Symbol(path, indices[0]))
+                else:
+                    found.setdefault(defs[i].name, Symbol(path, i))
+
+    def qualifier_class(self, path: str, index: int) -> Symbol | None:
+        """The type an out-of-line member (or impl block) belongs to."""
+        d = self.view(path).facts.definitions[index]
+        if not d.qualifier or d.qualifier[0] != "r":
+            return None
+        owner = self.resolve_reference(path, d.qualifier[1])
+        if owner.status == "found" and owner.target is not None and not owner.target.is_module:
+            target = self.definition(owner.target)
+            if target is not None and target.kind in CLASS_KINDS:
+                return owner.target
         return None
 
     def mro(self, cls: Symbol) -> list[Symbol]:
@@ -486,6 +603,8 @@ class Resolver:
         if d.kind in CLASS_KINDS:
             return _Type("class", symbol)
         view = self.view(symbol.path)
+        if d.kind in ("namespace", "module") and view.spec.namespace_members_visible:
+            return _Type("class", symbol)  # `ns::name` looks among the namespace's members
         if d.kind == "parameter" and d.name in view.spec.self_names:
             owner = self.definition(Symbol(symbol.path, d.container)) if d.container >= 0 else None
             if owner is not None and owner.kind in ("method", "constructor", "property"):
@@ -510,8 +629,9 @@ class Resolver:
         start = bisect_left(view.ref_starts, span[0])
         end = bisect_right(view.ref_starts, span[1])
         for i in range(start, end):
-            if refs[i].receiver is not False and refs[i].receiver is not None:
-                continue
+            if refs[i].receiver is not False and refs[i].receiver is not None \
+                    and not (refs[i].receiver[0] == "r" and refs[refs[i].receiver[1]].start_byte >= span[0]):
+                continue  # a member of something outside the annotation; `ns::Type`/`mod.Class` count
             found = self.resolve_reference(symbol.path, i)
             if found.status == "found" and found.target is not None and not found.target.is_module:
                 d = self.definition(found.target)

@@ -1,0 +1,138 @@
+; C++: definitions, scopes, references, includes and calls for jupyter_codetrace.
+; Capture names are the vocabulary of languages/captures.py.
+
+; ---------------------------------------------------------------- Definitions
+
+; Function bodies: `f(...) {}`, out-of-line `Foo::bar(...) {}`, methods defined in a class body,
+; and the same behind `*`/`&` return declarators.
+(function_definition
+  declarator: (function_declarator
+    declarator: [(identifier) (field_identifier)] @name
+    parameters: (_) @definition.params)
+  body: (_) @definition.body) @definition.function
+(function_definition
+  declarator: (function_declarator
+    declarator: (qualified_identifier
+      scope: (_) @definition.qualifier
+      name: [(identifier) (qualified_identifier name: (identifier))] @name)
+    parameters: (_) @definition.params)
+  body: (_) @definition.body) @definition.function
+(function_definition
+  declarator: [(pointer_declarator (function_declarator
+                 declarator: [(identifier) (field_identifier)] @name
+                 parameters: (_) @definition.params))
+               (reference_declarator (function_declarator
+                 declarator: [(identifier) (field_identifier)] @name
+                 parameters: (_) @definition.params))]
+  body: (_) @definition.body) @definition.function
+(function_definition
+  declarator: [(pointer_declarator (function_declarator
+                 declarator: (qualified_identifier scope: (_) @definition.qualifier name: (identifier) @name)
+                 parameters: (_) @definition.params))
+               (reference_declarator (function_declarator
+                 declarator: (qualified_identifier scope: (_) @definition.qualifier name: (identifier) @name)
+                 parameters: (_) @definition.params))]
+  body: (_) @definition.body) @definition.function
+
+; Prototypes and in-class method declarations: declarations only.
+(declaration
+  declarator: (function_declarator
+    declarator: [(identifier) (field_identifier)] @name
+    parameters: (_) @definition.params)) @definition.function @declaration
+(declaration
+  declarator: [(pointer_declarator (function_declarator declarator: (identifier) @name parameters: (_) @definition.params))
+               (reference_declarator (function_declarator declarator: (identifier) @name parameters: (_) @definition.params))]) @definition.function @declaration
+(field_declaration
+  declarator: (function_declarator
+    declarator: [(field_identifier) (identifier)] @name
+    parameters: (_) @definition.params)) @definition.function @declaration
+(field_declaration
+  declarator: [(pointer_declarator (function_declarator declarator: (field_identifier) @name parameters: (_) @definition.params))
+               (reference_declarator (function_declarator declarator: (field_identifier) @name parameters: (_) @definition.params))]) @definition.function @declaration
+
+; Types.
+(class_specifier name: (type_identifier) @name body: (_) @definition.body) @definition.class
+(class_specifier
+  name: (type_identifier) @name
+  (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @definition.extends)) @definition.class
+(struct_specifier name: (type_identifier) @name body: (_) @definition.body) @definition.struct
+(struct_specifier
+  name: (type_identifier) @name
+  (base_class_clause [(type_identifier) (qualified_identifier) (template_type)] @definition.extends)) @definition.struct
+(union_specifier name: (type_identifier) @name body: (_) @definition.body) @definition.struct
+(enum_specifier name: (type_identifier) @name body: (_) @definition.body) @definition.enum
+(enumerator name: (identifier) @name) @definition.enum_member
+(namespace_definition name: (namespace_identifier) @name body: (_) @definition.body) @definition.namespace
+; The typedef binds where its name is written: `typedef struct T {…} T;` uses of T after it
+; name the typedef, while `struct T` inside the body still names the struct.
+(type_definition declarator: (type_identifier) @name @definition.type_alias)
+(alias_declaration name: (type_identifier) @name type: (_) @definition.type) @definition.type_alias
+(concept_definition name: (identifier) @name) @definition.type_alias
+
+; Fields.
+(field_declaration type: (_) @definition.type declarator: (field_identifier) @name) @definition.field
+(field_declaration type: (_) @definition.type
+  declarator: [(pointer_declarator (field_identifier) @name) (reference_declarator (field_identifier) @name)
+               (array_declarator declarator: (field_identifier) @name)]) @definition.field
+
+; Macros.
+(preproc_def name: (identifier) @name) @definition.macro
+(preproc_function_def name: (identifier) @name parameters: (_) @definition.params) @definition.macro
+
+; Variables (globals and locals), with their declared type.
+(declaration type: (_) @definition.type declarator: (identifier) @name) @definition.variable
+(declaration type: (_) @definition.type
+  declarator: (init_declarator declarator: (identifier) @name value: (_) @definition.value)) @definition.variable
+(declaration type: (_) @definition.type
+  declarator: [(pointer_declarator (identifier) @name) (reference_declarator (identifier) @name)
+               (array_declarator declarator: (identifier) @name)
+               (init_declarator declarator: [(pointer_declarator (identifier) @name) (reference_declarator (identifier) @name)
+                                             (array_declarator declarator: (identifier) @name)])]) @definition.variable
+(for_range_loop type: (_) @definition.type
+  declarator: [(identifier) @name (reference_declarator (identifier) @name) (pointer_declarator (identifier) @name)]) @definition.variable
+
+; Parameters.
+(parameter_declaration type: (_) @definition.type declarator: (identifier) @name) @definition.parameter
+(parameter_declaration type: (_) @definition.type
+  declarator: [(pointer_declarator (identifier) @name) (reference_declarator (identifier) @name)]) @definition.parameter
+(optional_parameter_declaration type: (_) @definition.type declarator: (identifier) @name default_value: (_) @definition.default) @definition.parameter
+(type_parameter_declaration (type_identifier) @name) @definition.parameter
+
+; Documentation comments are found by position (LanguageSpec.doc_comment_prefixes).
+(comment) @comment
+
+; ---------------------------------------------------------------- Scopes
+
+(function_definition) @scope.function
+(lambda_expression) @scope.function
+(class_specifier body: (_)) @scope.class
+(struct_specifier body: (_)) @scope.class
+(union_specifier body: (_)) @scope.class
+(namespace_definition body: (_)) @scope
+[(compound_statement) (for_statement) (for_range_loop)] @scope
+
+; ---------------------------------------------------------------- References
+
+(identifier) @reference
+(namespace_identifier) @reference
+(this) @reference
+(type_identifier) @reference.type
+
+(field_expression argument: (_) @receiver field: (field_identifier) @reference) @reference.expression
+(qualified_identifier
+  scope: (_) @receiver
+  name: [(identifier) (type_identifier) (namespace_identifier)] @reference) @reference.expression
+
+(assignment_expression left: (identifier) @reference.write)
+(assignment_expression left: (field_expression field: (field_identifier) @reference.write))
+
+(field_initializer (field_identifier) @reference.write)
+
+; ---------------------------------------------------------------- Calls
+
+(call_expression function: (_) @call.callee) @call
+(new_expression type: (_) @call.callee) @call @call.new
+
+; ---------------------------------------------------------------- Includes
+
+(preproc_include path: (string_literal) @import.module @import.star) @import
