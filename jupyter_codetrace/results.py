@@ -56,6 +56,12 @@ class _Displayable:
     def __str__(self) -> str:
         return self.to_text()
 
+    def __repr__(self) -> str:
+        what = getattr(self, "symbol", None) or getattr(self, "query", "")
+        where = getattr(self, "file", None)
+        line = getattr(self, "line", None)
+        return f"<{type(self).__name__} {self.status} {what!r}" + (f" {where}:{line}" if where else "") + ">"
+
     def _repr_pretty_(self, printer, cycle: bool) -> None:
         """text/plain in IPython and notebooks: the plain-text answer, not the dataclass fields."""
         printer.text(self.to_text().rstrip("\n"))
@@ -65,7 +71,7 @@ class _Displayable:
         return self.status == "found"
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class DefinitionResult(_Displayable):
     status: str
     symbol: str
@@ -149,7 +155,7 @@ class Reference:
         return data
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class ReferencesResult(_Displayable):
     status: str
     symbol: str
@@ -207,7 +213,7 @@ class SymbolMatch:
                 "score": round(self.score, 1), "exported": self.exported}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class SymbolsResult(_Displayable):
     status: str
     query: str
@@ -262,7 +268,7 @@ class GraphEdge:
                 "line": self.line, "resolution": self.resolution}
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class GraphResult(_Displayable):
     """``dependencies_of`` / ``dependents_of`` / ``paths_between`` / ``call_graph``."""
 
@@ -310,7 +316,7 @@ class GraphResult(_Displayable):
         return self.to_svg()
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, repr=False)
 class TraceResult(_Displayable):
     """Everything about one symbol: ``definition`` always; references, calls, types on request."""
 
