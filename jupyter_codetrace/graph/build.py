@@ -291,7 +291,7 @@ class _FileEdges:
         skipped: set[str] = set()
         imported = {imp.local for imp in facts.imports if imp.local}  # `import f as g`: g may be a function
         for i, ref in enumerate(refs):
-            if ref.usage == "call":
+            if ref.usage == "call" or ref.new:  # `new X()` is a call even where X reads as a type (Java)
                 self._call(i, ref, defs)
             elif ref.usage == "read" and i not in receivers:
                 if ref.name in self.graph._node_names or ref.name in imported:
