@@ -40,6 +40,8 @@ as_root() {
 # --- System packages -------------------------------------------------------------------
 missing=()
 command -v dot >/dev/null || missing+=(graphviz)
+command -v chromium >/dev/null || missing+=(chromium)          # the side panel's browser tests
+command -v node >/dev/null || missing+=(nodejs npm)            # builds the side panel
 "$PYTHON" -c 'import ensurepip, venv' 2>/dev/null || missing+=(python3-venv)
 if [ ${#missing[@]} -gt 0 ]; then
     log "apt-get install ${missing[*]}"
@@ -68,8 +70,9 @@ print(f"py{sys.version_info[0]}.{sys.version_info[1]}-{hashlib.sha256(ident.enco
 EOF
 )
 
-# What the editable install of this clone depends on: redone when this changes.
-stamp="$key $ROOT $(cat pyproject.toml jupyter-config/server-config/*.json | sha256sum | cut -c1-16)"
+# The prebuilt side panel is mapped into the install (pyproject shared-data): the folder must
+# exist before the first install, and is filled by the build below.
+mkdir -p jupyter_codetrace/labextension
 
 if [ -d .venv ] && [ ! -L .venv ]; then
     venv=$ROOT/.venv
@@ -85,11 +88,26 @@ else
         "$PYTHON" -m venv "$venv"
         "$venv/bin/pip" install -q -U pip
         "$venv/bin/pip" install -q $BUILD_TOOLS -e ".[$EXTRAS]"
-        printf '%s\n' "$stamp" >"$venv/.codetrace-install"
+        : >"$venv/.codetrace-install"  # the editable install below writes the real stamp
         touch "$venv/.complete"
     fi
     ln -sfn "$venv" .venv
 fi
+
+# --- The side panel: build the JupyterLab extension when its sources changed ------------
+panel=$(cat labextension/package.json labextension/yarn.lock labextension/tsconfig.json \
+        labextension/src/*.ts labextension/style/* | sha256sum | cut -c1-16)
+if [ "$(cat jupyter_codetrace/labextension/.source-hash 2>/dev/null)" != "$panel" ] \
+        || [ ! -f jupyter_codetrace/labextension/package.json ]; then
+    log "building the side panel (labextension/): jlpm install + build"
+    ( cd labextension && PATH="$venv/bin:$PATH" jlpm install --immutable >/dev/null \
+      && PATH="$venv/bin:$PATH" jlpm build:prod >/dev/null )
+    printf '%s\n' "$panel" >jupyter_codetrace/labextension/.source-hash
+fi
+
+# What the editable install of this clone depends on: redone when this changes (the built
+# panel's assets are copied by the install).
+stamp="$key $ROOT $(cat pyproject.toml jupyter-config/server-config/*.json | sha256sum | cut -c1-16) $panel"
 
 # --- The editable install of this clone ------------------------------------------------
 if [ "$(cat "$venv/.codetrace-install" 2>/dev/null)" != "$stamp" ]; then

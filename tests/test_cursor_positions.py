@@ -27,3 +27,11 @@ def test_a_cursor_on_nothing_is_an_invalid_request(project):
     with pytest.raises(InvalidRequest) as error:
         project.find_definition(None, "main.py", 11, 11)  # the `=` of `order = ...`
     assert error.value.field == "symbol"
+
+
+def test_a_cursor_in_a_notebook_cell():
+    demo = Project(Path(__file__).resolve().parents[1] / "fixtures" / "demo")
+    found = demo.find_definition(None, "notebooks/explore.ipynb", 1, 13, cell=3)
+    assert (found.symbol, found.file, found.cell, found.line) == ("stocked_service", "notebooks/explore.ipynb", 2, 1)
+    refs = demo.find_references(None, "notebooks/explore.ipynb", 1, 13, cell=3)
+    assert [(r.cell, r.line, r.usage) for r in refs.references] == [(3, 1, "call")]

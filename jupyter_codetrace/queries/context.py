@@ -157,7 +157,7 @@ class QueryContext:
 
     def source_lines(self, path: str) -> list[str]:
         try:
-            data = self.index.source(path)
+            data = self.index.source(path)  # a notebook's code cells, as indexed
         except Exception:  # noqa: BLE001 - a file that vanished mid-query shows no code, not a crash
             return []
         return data.decode("utf-8", "replace").splitlines()

@@ -42,7 +42,7 @@ def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="de
             if not ctx.index.has_file(path):
                 message, suggestions = ctx.not_indexed_message(path, None)
                 return DefinitionResult("file_not_indexed", "", mode, message, suggestions)
-            symbol = ctx.identifier_at(path, line, column)
+            symbol = ctx.identifier_at(path, ctx.virtual_line(path, cell, line), column)
     symbol = validate_symbol(symbol)
     with ctx.lock:
         resolver = ctx.fresh()

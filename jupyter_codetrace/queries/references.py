@@ -27,7 +27,7 @@ def find_references(ctx: QueryContext, symbol, file, line, column=None, include_
             if not ctx.index.has_file(path):
                 message, suggestions = ctx.not_indexed_message(path, None)
                 return ReferencesResult("file_not_indexed", "", message, suggestions)
-            symbol = ctx.identifier_at(path, line, column)
+            symbol = ctx.identifier_at(path, ctx.virtual_line(path, cell, line), column)
     symbol = validate_symbol(symbol)
     with ctx.lock:
         ctx.fresh()

@@ -71,6 +71,8 @@ class _QueryHandler(_Base):
             raw.update(body)
         else:
             for name in self.request.query_arguments:
+                if name.isdigit():
+                    continue  # JupyterLab's cache-busting `&1795368168814`
                 raw[name] = self.get_query_argument(name)
         unknown = sorted(set(raw) - set(self.params) - {"format"})
         if unknown:

@@ -135,6 +135,12 @@ async def test_outside_the_root_is_403_without_echoing_the_path(jp_fetch, route,
     assert "passwd" not in response.body.decode() and "/etc" not in response.body.decode()
 
 
+async def test_the_frontends_cache_buster_is_ignored(jp_fetch, api):
+    await _ready(jp_fetch)
+    response = await jp_fetch("codetrace", "api", "symbols", params={"query": "order", "limit": "5", "1795368168814": ""})
+    assert json.loads(response.body) == api.symbols("order", 5).to_dict()
+
+
 async def test_post_bodies_equal_get(jp_fetch, api):
     await _ready(jp_fetch)
     body = json.dumps({"symbol": "place_order", "file": "main.py", "line": 11})

@@ -1,0 +1,33 @@
+// Unit tests of the panel's view logic (src/view.ts, compiled to build-test/ by `jlpm test`).
+const test = require('node:test');
+const assert = require('node:assert/strict');
+const { describeLocation, groupByFile, matchSymbol } = require('../build-test/view.js');
+
+test('describeLocation reads file:line', () => {
+  assert.equal(describeLocation({ file: 'a/b.py', line: 3 }), 'a/b.py:3');
+});
+
+test('describeLocation names the cell of a notebook position', () => {
+  assert.equal(describeLocation({ file: 'nb.ipynb', line: 2, cell: 0 }), 'nb.ipynb cell 0:2');
+});
+
+const refs = [
+  { file: 'a.py', line: 1, test: false },
+  { file: 'tests/test_a.py', line: 4, test: true },
+  { file: 'a.py', line: 9, test: false }
+];
+
+test('groupByFile keeps the order of first appearance and groups lines', () => {
+  const groups = groupByFile(refs, false);
+  assert.deepEqual([...groups.keys()], ['a.py', 'tests/test_a.py']);
+  assert.deepEqual(groups.get('a.py').map(r => r.line), [1, 9]);
+});
+
+test('groupByFile hides test files on request', () => {
+  assert.deepEqual([...groupByFile(refs, true).keys()], ['a.py']);
+});
+
+test('matchSymbol joins the container', () => {
+  assert.equal(matchSymbol({ name: 'save', container: 'User' }), 'User.save');
+  assert.equal(matchSymbol({ name: 'main', container: null }), 'main');
+});

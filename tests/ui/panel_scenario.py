@@ -1,0 +1,179 @@
+"""The side-panel scenario in a real browser, run by tests/ui/test_panel_e2e.py in its own
+process (Playwright's sync API needs a thread without a running asyncio loop, which pytest's
+jupyter plugins keep). Prints `ok STEP` per step; exits non-zero with the failure otherwise.
+
+    python tests/ui/panel_scenario.py        # also handy by hand: screenshots land in
+                                             # labextension/ui-tests/screenshots/
+"""
+
+from __future__ import annotations
+
+import os
+import shutil
+import socket
+import subprocess
+import sys
+import tempfile
+import time
+import urllib.request
+from pathlib import Path
+
+from playwright.sync_api import sync_playwright
+
+REPO = Path(__file__).resolve().parents[2]
+SHOTS = REPO / "labextension" / "ui-tests" / "screenshots"
+CHROMIUM = shutil.which("chromium") or "/usr/bin/chromium"
+
+
+def _free_port() -> int:
+    with socket.socket() as s:
+        s.bind(("127.0.0.1", 0))
+        return s.getsockname()[1]
+
+
+def _open_panel(page) -> None:
+    """Show the panel (clicking its tab while it is shown would collapse the sidebar)."""
+    if not page.locator(".jp-CodeTrace-search").is_visible():
+        page.click('li[data-id="jp-codetrace-panel"]')
+
+
+def _put_cursor(page, line, column: int) -> None:
+    """Click a code line, then move the cursor to 0-based ``column`` with the keyboard."""
+    line.click()
+    page.keyboard.press("Home")
+    for _ in range(column):
+        page.keyboard.press("ArrowRight")
+
+
+def _shot(page, name: str) -> None:
+    page.screenshot(path=str(SHOTS / f"{name}.png"))
+
+def step_search_open_definition_references_and_call_tree(page):
+    _open_panel(page)
+    search = page.locator(".jp-CodeTrace-search")
+    search.wait_for()
+    page.wait_for_selector(".jp-CodeTrace-status:has-text('files indexed')", timeout=30_000)
+    search.fill("compute_total")
+    page.wait_for_selector(".jp-CodeTrace-match")
+    _shot(page, "01-search")
+    search.press("Enter")
+    card = page.locator(".jp-CodeTrace-card h3")
+    card.wait_for()
+    assert "compute_total" in card.inner_text()
+    assert "inventory/pricing.py:31" in page.locator(".jp-CodeTrace-card").inner_text()
+    refs = page.locator(".jp-CodeTrace-refs")
+    assert "inventory/service.py" in refs.inner_text()
+    callers = page.locator(".jp-CodeTrace-calls").first
+    assert "OrderService.place_order" in callers.inner_text()
+    _shot(page, "02-symbol-view")
+
+
+def step_a_reference_opens_the_editor_at_its_line(page):
+    page.locator(".jp-CodeTrace-refs a", has_text="inventory/service.py:34").first.click()
+    # The editor opened with the cursor on the reference: JupyterLab's status bar says where.
+    page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 34, Col 29')", timeout=20_000)
+    assert "compute_total" in page.locator(".jp-FileEditor .cm-content").inner_text()
+    tab = page.locator(".lm-DockPanel-tabBar .lm-mod-current .lm-TabBar-tabLabel")
+    assert tab.inner_text() == "service.py"
+    _shot(page, "03-reference-opened")
+
+
+def step_paths_diagram(page):
+    _open_panel(page)
+    page.locator(".jp-CodeTrace-search").fill("run_order")
+    page.wait_for_selector(".jp-CodeTrace-match:has-text('run_order')")
+    page.locator(".jp-CodeTrace-search").press("Enter")
+    page.wait_for_selector(".jp-CodeTrace-card h3:has-text('run_order')")
+    page.locator(".jp-CodeTrace-paths input").fill("round_money")
+    page.click(".jp-CodeTrace-paths-button")
+    svg = page.locator(".jp-CodeTrace-diagram svg")
+    svg.wait_for(timeout=20_000)
+    assert "round_money" in svg.inner_html()
+    _shot(page, "04-paths")
+
+
+def step_trace_symbol_under_cursor_in_a_notebook_cell(page):
+    _open_panel(page)
+    page.locator(".jp-CodeTrace-search").fill("stocked_service")
+    page.wait_for_selector(".jp-CodeTrace-match:has-text('stocked_service')")
+    page.locator(".jp-CodeTrace-search").press("Enter")
+    page.wait_for_selector(".jp-CodeTrace-card h3:has-text('stocked_service')")
+    page.locator(".jp-CodeTrace-card a").first.click()  # opens the notebook at the defining cell
+    page.wait_for_selector(".jp-Notebook .jp-Cell", timeout=30_000)
+    line = page.locator(".jp-Notebook .jp-Cell .cm-line", has_text="service = stocked_service(").first
+    line.wait_for()
+    page.wait_for_timeout(500)  # the notebook's editors settle after opening
+    _put_cursor(page, line, 12)  # inside `stocked_service`
+    with page.expect_response(lambda response: "/codetrace/api/definition" in response.url) as answer:
+        page.keyboard.press("Control+Shift+Y")
+    assert answer.value.status == 200, answer.value.text()
+    page.wait_for_selector(".jp-CodeTrace-card h3:has-text('stocked_service')")
+    assert "notebooks/explore.ipynb cell 2" in page.locator(".jp-CodeTrace-card").inner_text()
+    _shot(page, "05-trace-under-cursor")
+
+
+def step_not_found_shows_clickable_suggestions(page):
+    line = page.locator(".jp-Notebook .jp-Cell .cm-line", has_text="service = stocked_service(").first
+    _put_cursor(page, line, 27)  # on `kb`, a keyword argument: it names nothing
+    page.keyboard.press("Control+Shift+Y")
+    alert = page.locator(".jp-CodeTrace-notfound")
+    alert.wait_for(timeout=20_000)
+    assert "reference_not_found" in alert.inner_text()
+    suggestions = page.locator(".jp-CodeTrace-suggestion")
+    assert suggestions.count() >= 1
+    suggestions.filter(has_text="stocked_service").first.click()
+    page.wait_for_selector(".jp-CodeTrace-match:has-text('stocked_service')")
+    _shot(page, "06-not-found")
+
+
+STEPS = [step_search_open_definition_references_and_call_tree, step_a_reference_opens_the_editor_at_its_line,
+         step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions]
+
+
+def main() -> int:
+    work = Path(tempfile.mkdtemp(prefix="codetrace-e2e-"))
+    root = work / "demo"
+    shutil.copytree(REPO / "fixtures" / "demo", root)
+    port, token = _free_port(), "e2e-token"
+    env = {**os.environ, "JUPYTER_CONFIG_DIR": str(work / "config"), "JUPYTER_RUNTIME_DIR": str(work / "runtime"),
+           "CODETRACE_CACHE_DIR": str(work / "cache")}
+    log = (work / "lab.log").open("wb")
+    process = subprocess.Popen(
+        [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", f"--port={port}",
+         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         f"--LabApp.workspaces_dir={work / 'workspaces'}", "--LabApp.news_url=None",
+         "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
+        env=env, stdout=log, stderr=subprocess.STDOUT)
+    base = f"http://127.0.0.1:{port}"
+    SHOTS.mkdir(parents=True, exist_ok=True)
+    try:
+        for _ in range(600):
+            try:
+                urllib.request.urlopen(f"{base}/api/status?token={token}", timeout=1)
+                break
+            except OSError:
+                time.sleep(0.1)
+        with sync_playwright() as playwright:
+            browser = playwright.chromium.launch(executable_path=CHROMIUM, args=[
+                "--headless=new", "--no-sandbox", "--disable-gpu", "--disable-dev-shm-usage",
+                "--disable-background-networking", "--disable-component-update", "--disable-sync",
+                "--no-first-run", "--disable-quic"])
+            page = browser.new_page(viewport={"width": 1400, "height": 900})
+            errors = []
+            page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "codetrace" in m.text.lower() else None)
+            page.goto(f"{base}/lab?token={token}")
+            page.wait_for_selector("#jp-main-dock-panel", timeout=60_000)
+            for step in STEPS:
+                step(page)
+                print("ok", step.__name__[5:], flush=True)
+            assert not errors, errors
+            browser.close()
+    finally:
+        process.terminate()
+        process.wait(timeout=30)
+        log.close()
+    return 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

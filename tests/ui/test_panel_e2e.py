@@ -1,0 +1,25 @@
+"""The side panel in a real browser: Playwright drives Debian's Chromium against a real
+`jupyter lab` on a copy of fixtures/demo (tests/ui/panel_scenario.py, in its own process).
+Screenshots of each step go to labextension/ui-tests/screenshots/ (git-ignored)."""
+
+from __future__ import annotations
+
+import shutil
+import subprocess
+import sys
+from pathlib import Path
+
+import pytest
+
+SCENARIO = Path(__file__).resolve().parent / "panel_scenario.py"
+STEPS = ["search_open_definition_references_and_call_tree", "a_reference_opens_the_editor_at_its_line",
+         "paths_diagram", "trace_symbol_under_cursor_in_a_notebook_cell", "not_found_shows_clickable_suggestions"]
+
+
+@pytest.mark.skipif(not (shutil.which("chromium") or Path("/usr/bin/chromium").exists()),
+                    reason="Debian's chromium is not installed (scripts/bootstrap.sh installs it)")
+@pytest.mark.timeout(280)
+def test_the_panel_in_a_real_browser():
+    done = subprocess.run([sys.executable, str(SCENARIO)], capture_output=True, text=True, timeout=270)
+    passed = [line.split(" ", 1)[1] for line in done.stdout.splitlines() if line.startswith("ok ")]
+    assert done.returncode == 0 and passed == STEPS, (passed, done.stdout[-3000:], done.stderr[-6000:])
