@@ -219,6 +219,10 @@ export class CodeTracePanel extends Widget {
       d.signature ? el('code', { class: 'jp-CodeTrace-signature' }, `${d.name}${d.signature}`) : null,
       d.doc ? el('p', { class: 'jp-CodeTrace-doc' }, d.doc) : null,
       el('div', { class: 'jp-CodeTrace-meta' }, d.exported ? 'exported' : 'not exported', ` · resolved by ${d.resolution}`),
+      d.resolved_from?.length
+        ? el('ol', { class: 'jp-CodeTrace-chain', 'aria-label': 'Resolved from' },
+            ...d.resolved_from.map((step: any) => el('li', {}, el('code', {}, step.file), ` ${step.via}`)))
+        : null,
       d.code ? el('pre', { class: 'jp-CodeTrace-code' }, d.code) : null
     );
     this.view.replaceChildren(card);
