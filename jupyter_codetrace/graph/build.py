@@ -103,6 +103,7 @@ class CodeGraph:
         self.generation = -1
         self.last_rebuilt = 0
         self._node_names: set[str] = set()
+        self._implicit: list[tuple[str, str, str]] | None = None   # inferred IMPLEMENTS edges (Go)
 
     # ------------------------------------------------------------------ freshness
     def update(self, resolver: Resolver, index) -> int:
@@ -155,6 +156,8 @@ class CodeGraph:
                 self._hashes[path] = current[path]
         if touched:
             self._prune()
+        if self._implicit is None or any(_implicit_language(resolver, p) for p in touched):
+            self._implicit_interfaces(resolver, current)
         self.generation = index.generation
         self.last_rebuilt = len(redo)
         return len(redo)
@@ -188,6 +191,40 @@ class CodeGraph:
         """Drop nodes no file defines any more (a deleted or renamed definition)."""
         stale = [n for n, a in self.graph.nodes(data=True) if a.get("stale") or "kind" not in a]
         self.graph.remove_nodes_from(stale)
+
+    def _implicit_interfaces(self, resolver: Resolver, paths) -> None:
+        """Languages where interfaces are satisfied implicitly (Go): a type whose methods include
+        all of an interface's gets an IMPLEMENTS edge marked ``inferred``. A whole-project pass
+        over those languages' files, redone when one of them changes."""
+        for source, target, key in self._implicit or ():
+            if self.graph.has_edge(source, target, key):
+                self.graph.remove_edge(source, target, key)
+        self._implicit = []
+        interfaces: dict[Symbol, set[str]] = {}
+        methods: dict[Symbol, set[str]] = {}
+        for path in paths:
+            if not _implicit_language(resolver, path):
+                continue
+            defs = resolver.view(path).facts.definitions
+            for i, d in enumerate(defs):
+                if d.kind == "interface":
+                    interfaces[Symbol(path, i)] = {m.name for m in defs if m.container == i and m.kind != "parameter"}
+                elif d.kind == "method" and isinstance(d.qualifier, tuple) and len(d.qualifier) == 2:
+                    owner = resolver.resolve_reference(path, d.qualifier[1])
+                    if owner.status == "found" and owner.target is not None and not owner.target.is_module:
+                        methods.setdefault(owner.target, set()).add(d.name)
+        for owner, names in methods.items():
+            source = self.node_of(resolver, owner)
+            d = resolver.definition(owner)
+            for interface, needed in interfaces.items():
+                if not needed or not needed <= names or interface == owner:
+                    continue
+                target = self.node_of(resolver, interface)
+                if source and target:
+                    key = f"IMPLEMENTS:implicit:{source}:{target}"
+                    self.graph.add_edge(source, target, key, kind="IMPLEMENTS", file=owner.path, line=d.line,
+                                        resolution="inferred")
+                    self._implicit.append((source, target, key))
 
     # ------------------------------------------------------------------ one file
     def table(self, resolver: Resolver, path: str) -> _NodeTable | None:
@@ -250,6 +287,11 @@ def _interface(resolver: Resolver, path: str) -> int:
     parts += [(e.kind, e.name, e.exported_as, e.module, _token_name(refs, e.value)) for e in facts.exports]
     found = resolver.memo[("interface", path)] = hash(tuple(parts))
     return found
+
+
+def _implicit_language(resolver: Resolver, path: str) -> bool:
+    view = resolver.view(path)
+    return view is not None and view.spec.implicit_interfaces
 
 
 def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:

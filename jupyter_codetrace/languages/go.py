@@ -84,4 +84,5 @@ SPEC = LanguageSpec(
     resolve_module=resolve_import,
     package_files=package_files,
     default_import_name=_default_import_name,
+    implicit_interfaces=True,
 )

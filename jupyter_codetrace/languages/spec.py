@@ -69,6 +69,7 @@ class LanguageSpec:
     resolve_module: Callable[[str, str, ModuleContext], list[str]] = _no_modules
     module_name: Callable[[str, ModuleContext], str] = _path_without_extension  # file -> qualified module name
     precise: bool = True                        # False for tags-only fallback languages
+    implicit_interfaces: bool = False           # Go: a type implements every interface whose methods it has
     # Files holding the other half of this file's declarations (C/C++: `x.h` <-> `x.c`), best
     # first: `mode="definition"` of a prototype looks there for the body, and back.
     counterparts: Callable[[str, ModuleContext], list[str]] = _no_counterparts

@@ -93,3 +93,14 @@ def test_an_edit_inside_a_body_redoes_only_that_file(copy_fixture):
         _write(pricing, pricing.read_text().replace("return round(value, 2)", "return round(value, 3)"))
         assert project.dependents_of("shop/pricing.py", "round_price").found
         assert _rebuilt(project) == 1
+
+
+def test_go_interfaces_are_implemented_implicitly_and_follow_edits(copy_fixture):
+    root = copy_fixture("go_app")
+    with Project(root) as project:
+        implements = lambda: sorted((e["source"], e["target"], e["resolution"])  # noqa: E731
+                                    for e in project.call_graph().to_dict()["edges"] if e["kind"] == "IMPLEMENTS")
+        assert implements() == [("models/user.go#User", "models/user.go#Named", "inferred")]
+        names = root / "models/names.go"
+        _write(names, names.read_text().replace("DisplayName()", "Label()"))
+        assert implements() == []
