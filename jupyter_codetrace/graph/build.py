@@ -95,7 +95,11 @@ class _NodeTable:
 class CodeGraph:
     """The project's graph for the current index generation, rebuilt file by file."""
 
-    def __init__(self):
+    def __init__(self, implementation=None):
+        # symbol -> its body when it is a declaration (a C/C++ prototype, an overload signature):
+        # calls are edges to the code that runs. Given by the query layer, which knows the
+        # declaration/definition pairing of every language.
+        self.implementation = implementation
         self.graph = nx.MultiDiGraph()
         self.files: dict[str, FileGraph] = {}
         self._hashes: dict[str, str] = {}
@@ -370,6 +374,8 @@ class _FileEdges:
             init = self._constructor(symbol)
             if init is not None:
                 symbol = init
+        elif d.declaration and self.graph.implementation is not None:
+            symbol = self.graph.implementation(symbol)
         return self.graph.node_of(resolver, symbol)
 
     def _constructor(self, cls: Symbol) -> Symbol | None:

@@ -17,6 +17,7 @@ from ..graph.build import NODE_KINDS, CodeGraph
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import GraphEdge, GraphNode, GraphResult
 from .context import QueryContext, validate_symbol
+from .definition import _implementation
 
 __all__ = ["dependencies_of", "dependents_of", "paths_between", "call_graph", "find_symbol", "SymbolLookup",
            "graph_nodes", "snippets"]
@@ -116,7 +117,7 @@ def _symbol_not_found(ctx: QueryContext, path: str, symbol: str) -> SymbolLookup
 def _graph(ctx: QueryContext) -> CodeGraph:
     graph = getattr(ctx, "_code_graph", None)
     if graph is None:
-        graph = ctx._code_graph = CodeGraph()
+        graph = ctx._code_graph = CodeGraph(implementation=lambda symbol: _implementation(ctx, symbol))
     graph.update(ctx.resolver, ctx.index)
     return graph
 
@@ -128,6 +129,9 @@ def start_nodes(ctx: QueryContext, graph: CodeGraph, target: Symbol) -> list[str
     if node is None:
         return []
     d = ctx.resolver.definition(target)
+    body = graph.node_of(ctx.resolver, _implementation(ctx, target)) if d is not None and d.declaration else None
+    if body is not None and body != node:
+        return [node, body]  # a prototype and its body are one function
     if d is None or d.kind not in CLASS_KINDS:
         return [node]
     prefix = node + "."
