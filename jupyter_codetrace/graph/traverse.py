@@ -86,12 +86,40 @@ def _distances(graph: nx.MultiDiGraph, targets: set[str], follow: Follow, limit:
     return dist
 
 
+def _connected(graph: nx.MultiDiGraph, sources: list[str], targets: set[str], follow: Follow, max_depth: int) -> bool:
+    """Is any target reachable from any source within ``max_depth`` edges? Bidirectional
+    breadth-first search, always growing the smaller frontier, so an unconnected pair stops as
+    soon as one side runs out."""
+    forward, backward = set(sources), {t for t in targets if t in graph}
+    if not forward or not backward:
+        return False
+    if forward & backward:
+        return True
+    frontier_f, frontier_b = set(forward), set(backward)
+    depth = 0
+    while frontier_f and frontier_b and depth < max_depth:
+        depth += 1
+        if len(frontier_f) <= len(frontier_b):
+            frontier_f = {t for n in frontier_f for t, _, _ in _out(graph, n, follow)} - forward
+            if frontier_f & backward:
+                return True
+            forward |= frontier_f
+        else:
+            frontier_b = {s for n in frontier_b for s, _, _ in _in(graph, n, follow)} - backward
+            if frontier_b & forward:
+                return True
+            backward |= frontier_b
+    return False
+
+
 def paths_between(graph: nx.MultiDiGraph, sources: list[str], targets: list[str], follow: Follow,
                   max_paths: int = MAX_PATHS, max_depth: int = MAX_PATH_DEPTH) -> tuple[list[list[tuple]], bool]:
     """Simple paths from any source to any target, shortest first: each a list of
     (source, target, key) edges. Breadth-first over partial paths, pruned by the distance to the
     targets so only paths that can still arrive within ``max_depth`` edges are grown."""
     target_set = set(targets)
+    if not _connected(graph, [s for s in sources if s in graph], target_set, follow, max_depth):
+        return [], False  # most pairs are unconnected: settle that without walking a whole closure
     dist = _distances(graph, target_set, follow, max_depth)
     found: list[list[tuple]] = []
     queue = deque(([s], []) for s in sources if s in dist)
