@@ -19,6 +19,7 @@ MAX_PATHS = 10
 MAX_PATH_DEPTH = 12
 _MAX_PATH_EXPANSIONS = 50_000   # partial paths explored before giving up (dense graphs)
 MAX_TREE_NODES = 2_000
+_SLACK = 3   # alternatives up to 3 edges longer than the shortest path
 
 
 @dataclass(frozen=True)
@@ -86,15 +87,16 @@ def _distances(graph: nx.MultiDiGraph, targets: set[str], follow: Follow, limit:
     return dist
 
 
-def _connected(graph: nx.MultiDiGraph, sources: list[str], targets: set[str], follow: Follow, max_depth: int) -> bool:
-    """Is any target reachable from any source within ``max_depth`` edges? Bidirectional
-    breadth-first search, always growing the smaller frontier, so an unconnected pair stops as
-    soon as one side runs out."""
+def _connected(graph: nx.MultiDiGraph, sources: list[str], targets: set[str], follow: Follow,
+               max_depth: int) -> int | None:
+    """The length of the shortest path from any source to any target, if one exists within
+    ``max_depth`` edges. Bidirectional breadth-first search, always growing the smaller frontier,
+    so an unconnected pair stops as soon as one side runs out."""
     forward, backward = set(sources), {t for t in targets if t in graph}
     if not forward or not backward:
-        return False
+        return None
     if forward & backward:
-        return True
+        return 0
     frontier_f, frontier_b = set(forward), set(backward)
     depth = 0
     while frontier_f and frontier_b and depth < max_depth:
@@ -102,14 +104,14 @@ def _connected(graph: nx.MultiDiGraph, sources: list[str], targets: set[str], fo
         if len(frontier_f) <= len(frontier_b):
             frontier_f = {t for n in frontier_f for t, _, _ in _out(graph, n, follow)} - forward
             if frontier_f & backward:
-                return True
+                return depth
             forward |= frontier_f
         else:
             frontier_b = {s for n in frontier_b for s, _, _ in _in(graph, n, follow)} - backward
             if frontier_b & forward:
-                return True
+                return depth
             backward |= frontier_b
-    return False
+    return None
 
 
 def paths_between(graph: nx.MultiDiGraph, sources: list[str], targets: list[str], follow: Follow,
@@ -118,8 +120,12 @@ def paths_between(graph: nx.MultiDiGraph, sources: list[str], targets: list[str]
     (source, target, key) edges. Breadth-first over partial paths, pruned by the distance to the
     targets so only paths that can still arrive within ``max_depth`` edges are grown."""
     target_set = set(targets)
-    if not _connected(graph, [s for s in sources if s in graph], target_set, follow, max_depth):
+    shortest = _connected(graph, [s for s in sources if s in graph], target_set, follow, max_depth)
+    if shortest is None:
         return [], False  # most pairs are unconnected: settle that without walking a whole closure
+    # Paths a few edges longer than the shortest are the useful alternatives; walking the whole
+    # depth-12 closure of a popular function to find the tenth-longest was most of the time.
+    max_depth = min(max_depth, shortest + _SLACK)
     dist = _distances(graph, target_set, follow, max_depth)
     found: list[list[tuple]] = []
     queue = deque(([s], []) for s in sources if s in dist)
