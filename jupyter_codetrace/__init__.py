@@ -25,6 +25,13 @@ def load_ipython_extension(shell):
     load(shell)
 
 
+def unload_ipython_extension(shell):
+    """``%unload_ext jupyter_codetrace``: removes the magics and closes their index."""
+    from .magics import unload_ipython_extension as unload
+
+    unload(shell)
+
+
 def _jupyter_server_extension_points():
     """jupyter-server finds the extension here (enabled on install by jupyter-config/)."""
     return [{"module": "jupyter_codetrace"}]

@@ -315,6 +315,13 @@ class GraphResult(_Displayable):
             return None
         return self.to_svg()
 
+    def _repr_markdown_(self) -> str | None:
+        # Front ends rank Markdown above SVG (JupyterLab would show the text, not the diagram),
+        # so the Markdown form is offered only when no diagram is.
+        from .render.html import graph_markdown
+
+        return graph_markdown(self)
+
 
 @dataclass(frozen=True, repr=False)
 class TraceResult(_Displayable):

@@ -1,34 +1,57 @@
-"""An interactive call-tree explorer for large trees (ipywidgets): a node's callers or callees
-are fetched when it is expanded, and clicking a node shows its definition card.
+"""An interactive call-tree explorer for large trees (ipywidgets): a node's callees or callers
+are fetched only when it is expanded, and a node's "definition" button shows its card below the
+tree. ``%trace NAME --explore`` opens one; so does the class directly:
 
     from jupyter_codetrace.widgets import CallTreeExplorer
-    CallTreeExplorer(project, "total", file="shop/pricing.py")
+    CallTreeExplorer(project, "compute_total", file="inventory/pricing.py")
 """
 
 from __future__ import annotations
 
 import ipywidgets as widgets
-from IPython.display import Markdown, display
 
 __all__ = ["CallTreeExplorer"]
 
+_DIRECTIONS = {"outgoing": "callees (outgoing)", "incoming": "callers (incoming)"}
+
 
 class CallTreeExplorer(widgets.VBox):
-    """Callers (``direction="incoming"``) or callees of a symbol, expanded on demand."""
+    """Callees (``direction="outgoing"``) or callers (``"incoming"``) of a symbol, expanded on
+    demand; the direction can be switched in the widget."""
 
     def __init__(self, project, symbol: str, file: str | None = None, direction: str = "outgoing"):
-        self.project, self.direction = project, direction
+        if direction not in _DIRECTIONS:
+            raise ValueError(f"direction: 'outgoing' or 'incoming', not {direction!r}")
+        self.project, self.direction, self.symbol = project, direction, symbol
         self.detail = widgets.Output(layout={"border": "1px solid var(--jp-border-color2, #ddd)"})
         trace = project.trace(symbol, file)
         if not trace.found:
+            self.root = None
             super().__init__([widgets.HTML(f"<b>{trace.status}</b>: {trace.message}")])
             return
         definition = trace.definition
-        self.root = self._node(".".join(definition.path) or symbol, definition.file, depth=0)
-        super().__init__([widgets.HTML(f"<b>{direction.title()} calls of <code>{symbol}</code></b>"), self.root,
-                          self.detail])
+        self.file = definition.file
+        self.qualified = ".".join(definition.path) or symbol
+        self.switch = widgets.ToggleButtons(options=[(label, key) for key, label in _DIRECTIONS.items()],
+                                            value=direction)
+        self.root = self._node(self.qualified, self.file, depth=0)
+        self.switch.observe(self._switched, names="value")
+        super().__init__([self.switch, self.root, self.detail])
+
+    def __repr__(self) -> str:
+        # text/plain for terminals and static renderers (the widget itself needs a live kernel)
+        if self.root is None:
+            return f"CallTreeExplorer: {self.symbol!r} not found"
+        return (f"CallTreeExplorer: {_DIRECTIONS[self.direction]} of {self.qualified} ({self.file}), "
+                "expanded on click in a live notebook")
+
+    def _switched(self, change) -> None:
+        self.direction = change["new"]
+        self.root = self._node(self.qualified, self.file, depth=0)
+        self.children = (self.switch, self.root, self.detail)
 
     def _children(self, symbol: str, file: str) -> list[dict]:
+        # One level per click: trace's tree for this node, of which only the first level is used.
         calls = self.project.trace(symbol, file, calls=True).calls or {}
         return [c for c in calls.get(self.direction, []) if not c.get("external")]
 
@@ -50,9 +73,10 @@ class CallTreeExplorer(widgets.VBox):
             box.expanded = not box.expanded
 
         def definition(_):
-            self.detail.clear_output()
-            with self.detail:
-                display(Markdown(self.project.trace(symbol, file).definition.to_markdown()))
+            # Set the output directly rather than capturing `display()`: works the same in a
+            # kernel, in a test and from a callback running outside any cell.
+            self.detail.outputs = ()
+            self.detail.append_display_data(self.project.trace(symbol, file).definition)
 
         button.on_click(toggle)
         show.on_click(definition)

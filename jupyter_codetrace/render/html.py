@@ -6,7 +6,7 @@ from __future__ import annotations
 
 from html import escape
 
-__all__ = ["trace_html", "references_html"]
+__all__ = ["trace_html", "references_html", "graph_markdown"]
 
 _STYLE = ("<style>.ct-badge{display:inline-block;padding:0 .4em;margin-right:.3em;border-radius:.6em;"
           "font-size:85%;background:var(--jp-layout-color2,#eee);}"
@@ -15,10 +15,17 @@ _STYLE = ("<style>.ct-badge{display:inline-block;padding:0 .4em;margin-right:.3e
           ".ct-muted{color:var(--jp-ui-font-color2,#777);}</style>")
 
 
+def _where(file: str, line: int | None, cell: int | None = None) -> str:
+    """``file:line``, or ``file cell C, line L`` in a notebook (the line is within the cell)."""
+    if cell is not None:
+        return f"{file} cell {cell}, line {line}"
+    return f"{file}:{line}" if line else file
+
+
 def _node(entry: dict) -> str:
     if entry.get("external"):
         return f"<code>{escape(entry['symbol'])}</code> <span class='ct-muted'>(external)</span>"
-    where = escape(entry["file"]) + (f":{entry['line']}" if entry.get("line") else "")
+    where = escape(_where(entry["file"], entry.get("line"), entry.get("cell")))
     mark = " <span class='ct-muted'>(cycle)</span>" if entry.get("cycle") else \
         " <span class='ct-muted'>(see above)</span>" if entry.get("seen") else ""
     return f"<code>{escape(entry['symbol'])}</code> <span class='ct-muted'>{where}</span>{mark}"
@@ -42,6 +49,7 @@ def trace_html(result) -> str:
     parts = [_STYLE, "<div class='ct-tree'>",
              f"<h4><code>{escape(d.file or '')}</code>: {escape(d.qualified_name or d.name or '')} "
              f"<span class='ct-badge'>{escape(d.kind or '')}</span></h4>"]
+    parts.append(f"<div class='ct-muted'>defined at <code>{escape(_where(d.file, d.line, d.cell))}</code></div>")
     if d.signature:
         parts.append(f"<div><code>{escape(d.name or '')}{escape(d.signature)}</code></div>")
     if d.doc:
@@ -81,13 +89,26 @@ def references_html(result) -> str:
     d = result.definition
     parts = [_STYLE, f"<h4>References to <code>{escape(result.symbol)}</code>: {result.count} in {result.files} files</h4>"]
     if d is not None:
-        parts.append(f"<div class='ct-muted'>defined at <code>{escape(d.file)}:{d.line}</code></div>")
+        parts.append(f"<div class='ct-muted'>defined at <code>{escape(_where(d.file, d.line, d.cell))}</code></div>")
     for file, refs in by_file.items():
         test = " <span class='ct-badge ct-test'>test</span>" if refs[0].test else ""
         rows = "".join(
-            f"<tr><td class='ct-muted'>{(f'cell {r.cell} ' if r.cell is not None else '')}{r.line}:{r.column}</td>"
-            f"<td><span class='ct-badge'>{escape(r.usage)}</span></td><td><code>{escape(r.context)}</code></td></tr>"
+            f"<tr><td class='ct-muted'>{(f'cell {r.cell}, ' if r.cell is not None else '')}{r.line}:{r.column}</td>"
+            f"<td><span class='ct-badge'>{escape(r.usage)}</span></td><td><code>{escape(r.context.strip())}</code></td></tr>"
             for r in refs)
         parts.append(f"<details open><summary><code>{escape(file)}</code>{test} ({len(refs)})</summary>"
                      f"<table>{rows}</table></details>")
     return "".join(parts)
+
+
+def graph_markdown(result) -> str | None:
+    """The Markdown form of a graph result where no diagram is drawn: ``None`` when Graphviz
+    draws it (the SVG is the rich output); else the text form, after a note saying how to get
+    the diagram when only the missing ``dot`` program stands in the way."""
+    from . import dot
+
+    if result.status == "found" and result.edges:
+        if dot.available():
+            return None
+        return f"> {dot.INSTALL_HINT}\n\n" + result.to_markdown()
+    return result.to_markdown()

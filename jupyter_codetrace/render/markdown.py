@@ -62,6 +62,8 @@ def _definition(r: DefinitionResult) -> str:
         lines.append(f"_No separate {r.mode.replace('_', ' ')} exists: showing the definition._")
     if r.resolution == "name-only":
         lines.append("_Resolved by name only: the best same-named definition; others are listed below._")
+    if r.message:  # e.g. the other same-named definitions, or "outside the project"
+        lines.append(f"_{r.message}_")
     if r.doc:
         lines += ["", r.doc]
     if r.code:
@@ -90,7 +92,7 @@ def _references(r: ReferencesResult) -> str:
     d = r.definition
     lines = [f"# References to `{r.symbol}`", "",
              f"{r.count} reference{'s' if r.count != 1 else ''} in {r.files} file{'s' if r.files != 1 else ''}"
-             f" — defined at `{d.file}:{d.line}:{d.column}` ({d.kind})", ""]
+             f" — defined at `{_location(d)}` ({d.kind})", ""]
     by_file: dict[str, list] = {}
     for ref in r.references:
         by_file.setdefault(ref.file, []).append(ref)
