@@ -147,9 +147,13 @@ class FileFacts:
         for imp in self.imports:
             if imp.name:
                 used.add(imp.name)
+            elif imp.kind == "default":
+                used.add("default")  # found by find_references of whatever a module exports as default
             if imp.local:
                 used.add(imp.local)
         for exp in self.exports:
+            if exp.kind == "star":
+                used.add("*")  # a barrel: find_references looks through it for every name
             for n in (exp.name, exp.exported_as):
                 if n:
                     used.add(n)

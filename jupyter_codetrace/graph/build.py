@@ -65,7 +65,8 @@ class _NodeTable:
         for i, d in enumerate(defs):
             nesting = (nesting_of[d.container] if 0 <= d.container < i else ()) + (d.name,)
             nesting_of.append(nesting)
-            is_node = d.kind in NODE_KINDS or (d.kind == "property" and d.own_scope >= 0)
+            # a property is a node when it has code (a getter) or a function type (`get: (u) => R`)
+            is_node = d.kind in NODE_KINDS or (d.kind == "property" and (d.own_scope >= 0 or d.returns is not None))
             if not is_node or d.kind == "parameter":
                 self.ids.append(None)
                 continue

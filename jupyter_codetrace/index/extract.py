@@ -79,6 +79,7 @@ class _Extraction:
         excluded_spans: set[tuple[int, int]] = set()
         comments: list = []
         all_names: list[str] | None = None
+        self._wrappers: dict[tuple[int, int], tuple[str, object]] = {}
 
         plan = _plan(self.spec)
         for pattern, caps in run_query(self.spec, self.root):
@@ -118,6 +119,12 @@ class _Extraction:
                     type_regions.append((node.start_byte, node.end_byte))
             elif category == "comment":
                 comments.extend(caps["comment"])
+            elif category == "wrapper":
+                node = caps["expression.wrapper"][0]
+                inner = caps.get("expression.inner") or caps.get("expression.cast")
+                if inner:
+                    how = "cast" if "expression.cast" in caps else "inner"
+                    self._wrappers[(node.start_byte, node.end_byte)] = (how, inner[0])
             elif category == "import":
                 imports.append(caps)
                 node = caps["import"][0]
@@ -433,13 +440,25 @@ class _Extraction:
 
     # ------------------------------------------------------------------ expressions
     def _token(self, node):
-        if node is None:
-            return None
-        span = (node.start_byte, node.end_byte)
-        index = self._expr_map.get(span)
-        if index is not None:
-            return ("r", index)
-        return self._call_map.get(span)
+        """The token of an expression, looking through wrappers that keep its value
+        (parentheses, `await`, a non-null `x!`) or give it a declared type (`x as T`)."""
+        cast = False
+        for _ in range(32):
+            if node is None:
+                return None
+            span = (node.start_byte, node.end_byte)
+            index = self._expr_map.get(span)
+            if index is not None:
+                return ("n", index) if cast else ("r", index)
+            if not cast and span in self._call_map:
+                return self._call_map[span]
+            wrapped = self._wrappers.get(span)
+            if wrapped is None:
+                return None
+            # `x as T`: an instance of what T names (a `new T` stands for that in inference)
+            cast = cast or wrapped[0] == "cast"
+            node = wrapped[1]
+        return None
 
     # ------------------------------------------------------------------ imports / exports
     def _import(self, caps: dict) -> Import | None:
@@ -540,6 +559,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("scope", next(iter(names & set(_SCOPE_KEYS)))))
         elif names & {"declare.global", "declare.nonlocal"}:
             plan.append(("declare", next(iter(names & {"declare.global", "declare.nonlocal"}))))
+        elif "expression.wrapper" in names:
+            plan.append(("wrapper", None))
         elif "type.region" in names:
             plan.append(("region", None))
         elif "comment" in names:

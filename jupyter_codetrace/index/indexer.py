@@ -63,9 +63,10 @@ def _index_version() -> str:
         digest.update(scm.read_bytes())
     for module in sorted(QUERY_DIR.glob("*.py")):
         digest.update(module.read_bytes())
-    extract = os.path.join(os.path.dirname(__file__), "extract.py")
-    with open(extract, "rb") as handle:
-        digest.update(handle.read())
+    for module in (os.path.join(os.path.dirname(__file__), "extract.py"),
+                   os.path.join(os.path.dirname(os.path.dirname(__file__)), "facts.py")):
+        with open(module, "rb") as handle:
+            digest.update(handle.read())
     return f"{INDEXER_VERSION}-{grammar_version()}-{digest.hexdigest()[:16]}"
 
 

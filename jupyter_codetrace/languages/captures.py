@@ -81,6 +81,9 @@ CAPTURES: dict[str, str] = {
     "reference.expression": "the whole member expression of a member reference",
     "receiver": "the object expression of a member reference in the same match",
     "receiver.builtin": "the object is a literal of a built-in type (`''.join`): the member is built-in",
+    "expression.wrapper": "an expression that has the value (or the declared type) of another: parentheses, `await`, `x!`, `x as T`",
+    "expression.inner": "the expression inside @expression.wrapper whose value it has",
+    "expression.cast": "the type inside @expression.wrapper that its value is declared to have (`x as T`)",
     "type.region": "a type annotation node: references inside it are type references",
     "ignore": "an identifier that names nothing (a keyword argument's name)",
     # --- Calls -----------------------------------------------------------------------------

@@ -217,6 +217,41 @@
   type_parameters: (type_parameters)? @definition.generics
   value: (_) @definition.type) @definition.type_alias
 
+; An object type that a type alias names is the alias's body: its property and method
+; signatures are the alias's members, as an interface's are (`type Client = {get: …}`, also
+; as one part of an intersection `Promise<R> & {text: …}`).
+(type_alias_declaration value: (object_type) @scope.class)
+(type_alias_declaration value: (intersection_type (object_type) @scope.class))
+(type_alias_declaration value: [(object_type
+  (property_signature
+    name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+    type: (type_annotation (_) @definition.type)?) @definition.property)
+  (intersection_type (object_type
+  (property_signature
+    name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+    type: (type_annotation (_) @definition.type)?) @definition.property))])
+(type_alias_declaration value: [(object_type
+  (method_signature
+    name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+    type_parameters: (type_parameters)? @definition.generics
+    parameters: (formal_parameters) @definition.params
+    return_type: (_ (_) @definition.returns)?) @definition.method)
+  (intersection_type (object_type
+  (method_signature
+    name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+    type_parameters: (type_parameters)? @definition.generics
+    parameters: (formal_parameters) @definition.params
+    return_type: (_ (_) @definition.returns)?) @definition.method))])
+
+; A property whose type is a function type returns what that type returns when called
+; (`get: (url: string) => Result`): merged into the property's definition above.
+(property_signature
+  name: [(property_identifier) (private_property_identifier) (computed_property_name)] @name
+  type: (type_annotation (function_type return_type: (_) @definition.returns))) @definition.property
+(public_field_definition
+  name: [(property_identifier) (private_property_identifier)] @name
+  type: (type_annotation (function_type return_type: (_) @definition.returns))) @definition.property
+
 ; Type parameters bind in the function/method that declares them; a class's, interface's or
 ; alias's bind in the enclosing scope (the declaration opens no scope of its own around them).
 (type_parameter name: (type_identifier) @name) @definition.type_alias
@@ -808,6 +843,15 @@
    right: [(identifier) (member_expression) (call_expression) (new_expression) (class) (function_expression) (arrow_function)] @export.default)
  (#eq? @_module "module")
  (#eq? @_exports "exports"))
+
+; ---- expressions that stand for another's value ------------------------------------------
+; `(x)`, `await x`, `x!` and `x satisfies T` have x's value; `x as T` is declared a T.
+(parenthesized_expression (_) @expression.inner) @expression.wrapper
+(await_expression (_) @expression.inner) @expression.wrapper
+(non_null_expression (_) @expression.inner) @expression.wrapper
+(satisfies_expression . (_) @expression.inner) @expression.wrapper
+(as_expression (_) [(type_identifier) (nested_type_identifier)] @expression.cast) @expression.wrapper
+(as_expression (_) (generic_type name: (_) @expression.cast)) @expression.wrapper
 
 ; ================================================================ JSX
 

@@ -60,48 +60,21 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     d = resolver.definition(target)
     name = d.name if d is not None else target.path.rsplit("/", 1)[-1].split(".")[0]
     found: dict[tuple[str, int, int], Reference] = {}
-    re_exports = []
-    candidates = set(ctx.index.used_in.get(name, ())) | {target.path}
-    for path in sorted(candidates):
-        view = resolver.view(path)
-        if view is None:
-            continue
-        lines = None
-        facts = view.facts
-        test = ctx.is_test(path)
-
-        def add(line, column, usage, resolution):
-            nonlocal lines
-            if lines is None:
-                lines = ctx.source_lines(path)
-            text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-            cell, shown_line = ctx.cell_position(path, line)
-            found[(path, line, column)] = Reference(path, shown_line, column, usage, test,
-                                                    text[:_CONTEXT_CHARS], resolution, cell)
-
-        for i, ref in enumerate(facts.references):
-            if ref.name != name:
-                continue
-            resolution = resolver.resolve_reference(path, i)
-            if resolution.status == "found" and resolution.kind != "name-only" and \
-                    _same(ctx, resolution.target, members):
-                add(ref.line, ref.column, ref.usage, resolution.kind)
-        for j, imp in enumerate(facts.imports):
-            if imp.name != name and imp.local != name:
-                continue
-            resolution = resolver.follow_import(path, j)
-            if resolution.status == "found" and _same(ctx, resolution.target, members):
-                if imp.name == name:
-                    add(imp.name_line, imp.name_column, "import", "import")
-                elif imp.local == name:
-                    add(imp.line, imp.column, "import", "import")
-        for export in facts.exports:
-            if export.exported_as != name and export.name != name:
-                continue
-            resolution = resolver.module_member(path, export.exported_as or name)
-            if resolution.status == "found" and _same(ctx, resolution.target, members) and path != target.path:
-                re_exports.append({"file": path, "exported_as": export.exported_as, "from": export.module or path,
-                                   "line": export.line})
+    re_exports: list[dict] = []
+    # The symbol travels under other names: `import {a as b}`, `export {a as b} from`, a default
+    # export imported as anything. Each name found bound to it is searched for in turn.
+    names = [name]
+    queued = {name}
+    while names:
+        current = names.pop()
+        # "*": the files with an `export *` (a barrel may re-export the name without naming it)
+        barrels = ctx.index.used_in.get("*", set()) if current != "default" else set()
+        for path in sorted(set(ctx.index.used_in.get(current, ())) | barrels | {target.path}):
+            for alias in _uses_in_file(ctx, path, current, members, target, found, re_exports):
+                if alias not in queued:
+                    queued.add(alias)
+                    names.append(alias)
+    re_exports = list({(e["file"], e["exported_as"], e["line"]): e for e in re_exports}.values())
     for other in group[1:]:
         od = resolver.definition(other)
         merged = od.kind not in _VALUE_KINDS  # a merged declaration, not a later assignment
@@ -127,6 +100,84 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     else:
         definition = Location(target.path, 1, 1, "module", name)
     return ReferencesResult("found", symbol, None, (), definition, ordered, tuple(re_exports))
+
+
+def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol], target: Symbol,
+                  found: dict, re_exports: list[dict]) -> list[str]:
+    """Add the uses of ``name`` in ``path`` that resolve to the symbol; return the other names
+    the file binds it to (import and export aliases; "default" for a default export)."""
+    resolver = ctx.resolver
+    view = resolver.view(path)
+    if view is None:
+        return []
+    facts = view.facts
+    test = ctx.is_test(path)
+    lines = None
+    aliases: list[str] = []
+
+    def add(line, column, usage, resolution):
+        nonlocal lines
+        if lines is None:
+            lines = ctx.source_lines(path)
+        text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
+        cell, shown_line = ctx.cell_position(path, line)
+        found[(path, line, column)] = Reference(path, shown_line, column, usage, test,
+                                                text[:_CONTEXT_CHARS], resolution, cell)
+
+    for i, ref in enumerate(facts.references):
+        if ref.name != name:
+            continue
+        resolution = resolver.resolve_reference(path, i)
+        if resolution.status == "found" and resolution.kind != "name-only" and \
+                _same(ctx, resolution.target, members):
+            add(ref.line, ref.column, ref.usage, resolution.kind)
+    for j, imp in enumerate(facts.imports):
+        imported = "default" if imp.kind == "default" else imp.name
+        if imported != name and imp.local != name:
+            continue
+        resolution = resolver.follow_import(path, j)
+        if resolution.status == "found" and _same(ctx, resolution.target, members):
+            if imp.name == name:
+                add(imp.name_line, imp.name_column, "import", "import")
+            else:
+                add(imp.line, imp.column, "import", "import")
+            if imp.local and imp.local != name:
+                aliases.append(imp.local)
+    for export in facts.exports:
+        plain_default = export.kind == "default" and export.value is not None and export.value[0] == "r" \
+            and facts.references[export.value[1]].name == name
+        if export.exported_as != name and export.name != name and not plain_default:
+            continue
+        if export.kind == "star":
+            continue
+        exported_as = export.exported_as or name
+        resolution = resolver.module_member(path, exported_as)
+        if resolution.status == "found" and _same(ctx, resolution.target, members):
+            if path != target.path or export.module is not None:
+                re_exports.append({"file": path, "exported_as": exported_as, "from": export.module or path,
+                                   "line": export.line})
+            if exported_as != name:
+                aliases.append(exported_as)
+    if name != "default" and any(e.kind == "star" and e.module for e in facts.exports) \
+            and not any(e.exported_as == name for e in facts.exports):
+        # `export * from './x.js'` re-exports the symbol when its name resolves through it
+        resolution = resolver.module_member(path, name)
+        if resolution.status == "found" and _same(ctx, resolution.target, members) and path != target.path:
+            via = next((e for e in facts.exports if e.kind == "star" and e.module
+                        and _star_leads(ctx, path, e, name, members)), None)
+            if via is not None:
+                re_exports.append({"file": path, "exported_as": name, "from": via.module, "line": via.line})
+    return aliases
+
+
+def _star_leads(ctx: QueryContext, path: str, export, name: str, members: set[Symbol]) -> bool:
+    resolver = ctx.resolver
+    language = resolver.view(path).facts.language
+    for module in resolver.modules.resolve(export.module, path, language):
+        found = resolver.module_member(module, name, star=True)
+        if found.status == "found" and _same(ctx, found.target, members):
+            return True
+    return False
 
 
 def _same(ctx: QueryContext, found: Symbol, targets: set[Symbol]) -> bool:

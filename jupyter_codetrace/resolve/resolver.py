@@ -382,6 +382,12 @@ class Resolver:
                     found = self.resolve_name(module_path, 0, export.name, _END, depth + 1)
                     if found.status == "found" and found.target is not None:
                         return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
+                if export.value is not None and export.value[0] == "r" \
+                        and facts.references[export.value[1]].receiver is False:
+                    # `export default api;`: the default export *is* the variable `api`
+                    found = self.resolve_reference(module_path, export.value[1])
+                    if found.status == "found" and found.target is not None:
+                        return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
                 if export.value is not None:
                     typed = self.infer(module_path, export.value, depth + 1)
                     if typed is not None and typed.symbol is not None:
@@ -591,7 +597,8 @@ class Resolver:
             if d.kind == "constructor":
                 cls = self.enclosing_class(target.path, d.container)
                 return _Type("instance", cls) if cls else None
-            if d.kind in _CALLABLE_KINDS and d.returns_span:
+            if d.returns_span and (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
+                # a function, or a value declared with a function type (`get: (u) => Result`)
                 return self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
             return None
         return self.type_of_definition(target, depth + 1)
