@@ -4,7 +4,9 @@ All positions are 1-based lines and code-point columns; ``*_byte`` fields are by
 used only to relate facts of the same file (scopes, spans). Expression tokens relate an
 expression to the facts that head it: ``("r", i)`` reference *i*, ``("c", i)`` a call of
 reference *i*, ``("n", i)`` a ``new`` of reference *i*, ``("b",)`` a literal of a built-in type,
-``None`` unknown.
+``None`` unknown; and for value flow ``("o", t, …)`` one of several values (`a or b`),
+``("e", t, …)`` a literal container of those items, ``("s", t)`` an item of ``t`` (`t[k]`),
+``("i", k)`` the result of indirect call *k* (``FileFacts.indirect_calls``: `f()()`).
 """
 
 from __future__ import annotations
@@ -48,6 +50,7 @@ class Definition:
     extends: tuple[Token, ...] = ()
     implements: tuple[Token, ...] = ()
     qualifier: Token = None     # the type an out-of-line member belongs to (C++ `Foo::`, Go receiver, Rust impl)
+    returned: tuple[Token, ...] = ()   # what its `return` statements give (value flow of functions)
 
 
 @dataclass(slots=True)
@@ -118,6 +121,7 @@ class FileFacts:
     has_errors: bool = False
     warnings: tuple[str, ...] = ()
     notebook_cells: tuple | None = None   # ((cell, first_line, line_count), ...) for .ipynb
+    indirect_calls: list[tuple] = field(default_factory=list)  # (callee token, line, column, container)
 
     # ---- compact storage: rows of plain tuples (pickles small and fast) -------------------
     def to_rows(self) -> tuple:
@@ -127,17 +131,18 @@ class FileFacts:
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
+            self.indirect_calls,
         )
 
     @classmethod
     def from_rows(cls, rows: tuple) -> "FileFacts":
         (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
-         warnings, cells) = rows
+         warnings, cells, indirect) = rows
         return cls(
             path, language,
             [Definition(*r) for r in defs], [Reference(*r) for r in refs],
             [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
-            all_names, line_count, has_errors, warnings, cells,
+            all_names, line_count, has_errors, warnings, cells, indirect,
         )
 
     def names(self) -> tuple[set[str], set[str]]:

@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from ..resolve.flow import ValueFlow
 from ..resolve.resolver import CLASS_KINDS, Resolver, Symbol
 
 __all__ = ["CodeGraph", "NODE_KINDS", "EDGE_KINDS", "CALLABLE_KINDS", "FileGraph"]
@@ -266,7 +267,10 @@ class CodeGraph:
 
 
 def _token_name(refs, token) -> tuple:
-    if not isinstance(token, tuple) or len(token) != 2 or not 0 <= token[1] < len(refs):
+    if isinstance(token, tuple) and token and token[0] in ("o", "e", "s"):
+        return (token[0],) + tuple(_token_name(refs, t) for t in token[1:])
+    if not isinstance(token, tuple) or len(token) != 2 or not isinstance(token[1], int) \
+            or token[0] == "i" or not 0 <= token[1] < len(refs):
         return (token,)
     ref = refs[token[1]]
     return (token[0], ref.name, _token_name(refs, ref.receiver) if isinstance(ref.receiver, tuple) else ref.receiver)
@@ -286,7 +290,7 @@ def _interface(resolver: Resolver, path: str) -> int:
     parts = [facts.all_names, facts.language]
     for d in facts.definitions:
         parts.append((d.name, d.kind, d.container, d.scope >= 0, d.type, d.returns, d.exported, d.declaration,
-                      d.decorators, _token_name(refs, d.value),
+                      d.decorators, _token_name(refs, d.value), tuple(_token_name(refs, t) for t in d.returned),
                       tuple(_token_name(refs, t) for t in d.extends + d.implements)))
     parts += [(i.module, i.kind, i.name, i.local, i.scope == 0) for i in facts.imports]
     parts += [(e.kind, e.name, e.exported_as, e.module, _token_name(refs, e.value)) for e in facts.exports]
@@ -321,6 +325,7 @@ class _FileEdges:
 
     def __init__(self, graph: CodeGraph, resolver: Resolver, view, table: _NodeTable, fg: FileGraph):
         self.graph, self.resolver, self.view, self.table, self.fg = graph, resolver, view, table, fg
+        self.flow = ValueFlow(resolver)
         self.seen: set[tuple] = set()
 
     def collect(self) -> None:
@@ -345,6 +350,7 @@ class _FileEdges:
                     self._read(i, ref, defs)
                 else:
                     skipped.add(ref.name)
+        self._indirect_calls(defs)
         # Should one of these names become a function or class somewhere, redo this file.
         self.resolver._read[-1].update(f"*name:{name}" for name in skipped)
         for i, d in enumerate(defs):
@@ -404,6 +410,21 @@ class _FileEdges:
         target = self._target(resolution.target, constructor=True)
         if target is not None:
             self._edge(source, target, "CALLS", ref.line, resolution.kind)
+        elif resolution.kind != "name-only":
+            # a variable or property holding a function (`alias = f; alias()`)
+            self._inferred_calls(source, self.flow.held_by(resolution.target), ref.line)
+
+    def _indirect_calls(self, defs) -> None:
+        """`make()()`, `handlers[key]()`: what the callee expression may be, by value flow."""
+        for token, line, _column, container in self.view.facts.indirect_calls:
+            source = self.table.owner(defs, container)
+            self._inferred_calls(source, self.flow.values(self.table.path, token), line)
+
+    def _inferred_calls(self, source: str, callees: list, line: int) -> None:
+        for callee in callees:
+            target = self._target(callee, constructor=True)
+            if target is not None:
+                self._edge(source, target, "CALLS", line, "inferred")
 
     def _read(self, i: int, ref, defs) -> None:
         resolution = self.resolver.resolve_reference(self.table.path, i)

@@ -79,7 +79,8 @@ class _Extraction:
         excluded_spans: set[tuple[int, int]] = set()
         comments: list = []
         all_names: list[str] | None = None
-        self._wrappers: dict[tuple[int, int], tuple[str, object]] = {}
+        self._wrappers: dict[tuple[int, int], tuple[str, tuple]] = {}
+        returned: list = []
 
         plan = _plan(self.spec)
         for pattern, caps in run_query(self.spec, self.root):
@@ -121,10 +122,16 @@ class _Extraction:
                 comments.extend(caps["comment"])
             elif category == "wrapper":
                 node = caps["expression.wrapper"][0]
-                inner = caps.get("expression.inner") or caps.get("expression.cast")
-                if inner:
-                    how = "cast" if "expression.cast" in caps else "inner"
-                    self._wrappers[(node.start_byte, node.end_byte)] = (how, inner[0])
+                for how in ("inner", "cast", "element", "items"):
+                    inner = caps.get(f"expression.{how}")
+                    if inner:
+                        span = (node.start_byte, node.end_byte)
+                        if how == "items" and span in self._wrappers:  # items may come one match each
+                            inner = [n for n in self._wrappers[span][1] if n not in inner] + list(inner)
+                        self._wrappers[span] = (how, tuple(inner))
+                        break
+            elif category == "returned":
+                returned.extend(caps["returned"])
             elif category == "import":
                 imports.append(caps)
                 node = caps["import"][0]
@@ -188,9 +195,11 @@ class _Extraction:
         self.facts.references = refs
 
         call_map: dict[tuple[int, int], tuple] = {}
+        indirect: list[tuple] = []
         for call, callee, is_new in calls:
             index = expr_map.get((callee.start_byte, callee.end_byte))
             if index is None:
+                indirect.append((call, callee))
                 continue
             ref = refs[index]
             if ref.usage == "read":
@@ -200,6 +209,21 @@ class _Extraction:
         self._expr_map, self._call_map = expr_map, call_map
         for ref, receiver, builtin in pending:
             ref.receiver = ("b",) if builtin else self._token(receiver)
+        # Calls of what a call or a subscript gives (`make()()`, `handlers[key]()`): value flow
+        # finds their targets. Innermost first, so `f()()()` sees `f()()` as a call already.
+        for call, callee in sorted(indirect, key=lambda c: c[0].end_byte - c[0].start_byte):
+            token = self._token(callee)
+            if token is not None and token[0] != "b":
+                line, column = self.point(callee)
+                scope = self._innermost_scope(call.start_byte)
+                self.facts.indirect_calls.append((token, line, column, self._container_of(scope)))
+                call_map[(call.start_byte, call.end_byte)] = ("i", len(self.facts.indirect_calls) - 1)
+        for node in returned:
+            scope = self._innermost_scope(node.start_byte)
+            owner = self._container_of(scope)
+            token = self._token(node)
+            if owner >= 0 and token is not None and token[0] != "b":
+                defs[owner].returned += (token,)
         for d, raw in zip(defs, self._raw_definitions):
             if raw.get("value") is not None:
                 d.value = self._token(raw["value"])
@@ -439,13 +463,13 @@ class _Extraction:
         return -1
 
     # ------------------------------------------------------------------ expressions
-    def _token(self, node):
+    def _token(self, node, depth: int = 0):
         """The token of an expression, looking through wrappers that keep its value
-        (parentheses, `await`, a non-null `x!`) or give it a declared type (`x as T`)."""
+        (parentheses, `await`, a non-null `x!`), give it a declared type (`x as T`), or choose
+        between values (`a or b`, `a ?? b`, `a if c else b`: an ``("o", token, token)``)."""
         cast = False
-        for _ in range(32):
-            if node is None:
-                return None
+        while node is not None and depth < 32:
+            depth += 1
             span = (node.start_byte, node.end_byte)
             index = self._expr_map.get(span)
             if index is not None:
@@ -455,9 +479,19 @@ class _Extraction:
             wrapped = self._wrappers.get(span)
             if wrapped is None:
                 return None
+            how, inner = wrapped
+            if how == "items":  # a literal list / dict / tuple: ("e", what its items are)
+                tokens = tuple(t for t in (self._token(n, depth) for n in inner[:64]) if t is not None)
+                return ("e",) + tokens
+            if how == "element":  # `x[k]`: one of x's items
+                token = self._token(inner[0], depth)
+                return ("s", token) if token is not None else None
+            if len(inner) > 1 and not cast:
+                tokens = tuple(t for t in (self._token(n, depth) for n in inner) if t is not None)
+                return None if not tokens else tokens[0] if len(tokens) == 1 else ("o",) + tokens
             # `x as T`: an instance of what T names (a `new T` stands for that in inference)
-            cast = cast or wrapped[0] == "cast"
-            node = wrapped[1]
+            cast = cast or how == "cast"
+            node = inner[0]
         return None
 
     # ------------------------------------------------------------------ imports / exports
@@ -559,6 +593,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("scope", next(iter(names & set(_SCOPE_KEYS)))))
         elif names & {"declare.global", "declare.nonlocal"}:
             plan.append(("declare", next(iter(names & {"declare.global", "declare.nonlocal"}))))
+        elif "returned" in names:
+            plan.append(("returned", None))
         elif "expression.wrapper" in names:
             plan.append(("wrapper", None))
         elif "type.region" in names:

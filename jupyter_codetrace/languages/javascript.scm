@@ -573,6 +573,19 @@
  (#eq? @_module "module")
  (#eq? @_exports "exports"))
 
+; ---- expressions that stand for another's value ------------------------------------------
+(parenthesized_expression (_) @expression.inner) @expression.wrapper
+(await_expression (_) @expression.inner) @expression.wrapper
+(binary_expression left: (_) @expression.inner operator: ["||" "??"] right: (_) @expression.inner) @expression.wrapper
+(ternary_expression consequence: (_) @expression.inner alternative: (_) @expression.inner) @expression.wrapper
+
+; ---- value flow: what functions return, what containers hold ------------------------------
+(return_statement (_) @returned)
+(arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)] @returned)
+(subscript_expression object: (_) @expression.element) @expression.wrapper
+(array (_)+ @expression.items) @expression.wrapper
+(object (pair value: (_) @expression.items)+) @expression.wrapper
+
 ; ================================================================ JSX
 
 ; `<div>`: an intrinsic (lower-case) element names nothing; a closing tag repeats its opening

@@ -127,3 +127,16 @@
 (import_from_statement
   module_name: (_) @import.module
   (wildcard_import) @import.star) @import
+
+; ---- expressions that stand for another's value ------------------------------------------
+; `(x)` and `await x` have x's value; `a or b` and `a if c else b` have one of theirs.
+(parenthesized_expression (_) @expression.inner) @expression.wrapper
+(await (_) @expression.inner) @expression.wrapper
+(boolean_operator left: (_) @expression.inner operator: "or" right: (_) @expression.inner) @expression.wrapper
+(conditional_expression . (_) @expression.inner . (_) . (_) @expression.inner .) @expression.wrapper
+
+; ---- value flow: what functions return, what containers hold ------------------------------
+(return_statement (_) @returned)
+(subscript value: (_) @expression.element) @expression.wrapper
+[(list (_)+ @expression.items) (tuple (_)+ @expression.items) (set (_)+ @expression.items)] @expression.wrapper
+(dictionary (pair value: (_) @expression.items)+) @expression.wrapper

@@ -851,3 +851,12 @@
 (satisfies_expression . (_) @expression.inner) @expression.wrapper
 (as_expression (_) [(type_identifier) (nested_type_identifier)] @expression.cast) @expression.wrapper
 (as_expression (_) (generic_type name: (_) @expression.cast)) @expression.wrapper
+(binary_expression left: (_) @expression.inner operator: ["||" "??"] right: (_) @expression.inner) @expression.wrapper
+(ternary_expression consequence: (_) @expression.inner alternative: (_) @expression.inner) @expression.wrapper
+
+; ---- value flow: what functions return, what containers hold ------------------------------
+(return_statement (_) @returned)
+(arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)] @returned)
+(subscript_expression object: (_) @expression.element) @expression.wrapper
+(array (_)+ @expression.items) @expression.wrapper
+(object (pair value: (_) @expression.items)+) @expression.wrapper

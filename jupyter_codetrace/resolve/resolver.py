@@ -570,6 +570,14 @@ class Resolver:
             return None
         if token == ("b",):
             return _Type("builtin")
+        if token[0] in ("e", "s", "i"):
+            return _Type("builtin") if token[0] == "e" else None  # a literal container; value flow's
+        if token[0] == "o":  # `a or b`: the first alternative whose type is known
+            for alternative in token[1:]:
+                typed = self.infer(path, alternative, depth + 1)
+                if typed is not None:
+                    return typed
+            return None
         kind, index = token
         view = self.view(path)
         ref = view.facts.references[index]

@@ -1,0 +1,115 @@
+"""Value flow for calls: which functions and classes a value may be.
+
+Flow-insensitive and bounded, in the manner of PyCG's assignment graph: a variable may hold
+whatever any of its assignments gives; a call gives whatever the called function returns; an
+item of a literal container (`handlers[key]`) is any of its items; `a or b` is either. Used for
+calls whose callee is not itself a function (`alias = f; alias()`, `make()()`,
+`handlers[key]()`), so the call graph finds them; each such edge is marked ``inferred``.
+"""
+
+from __future__ import annotations
+
+from .resolver import CLASS_KINDS, Resolver, Symbol
+
+__all__ = ["ValueFlow", "MAX_VALUES"]
+
+_CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+_HOLDER_KINDS = frozenset({"variable", "constant", "field", "property"})
+_MAX_DEPTH = 12
+MAX_VALUES = 16   # a value that may be more than this many functions tells nothing useful
+
+
+class ValueFlow:
+    """Answers for one resolver generation; every step reads through the resolver, so the
+    graph's incremental bookkeeping sees what a flow answer depended on."""
+
+    def __init__(self, resolver: Resolver):
+        self.resolver = resolver
+
+    def held_by(self, symbol: Symbol, depth: int = 0) -> list[Symbol]:
+        """The functions and classes a definition stands for: itself when it is one, else what
+        its assignments give (a variable, constant, field or property)."""
+        d = self.resolver.definition(symbol)
+        if d is None or depth > _MAX_DEPTH:
+            return []
+        if d.kind in _CALLABLE_KINDS or d.kind in CLASS_KINDS:
+            return [symbol]
+        if d.kind not in _HOLDER_KINDS:
+            return []  # parameters: what callers pass is not followed (yet)
+        found: list[Symbol] = []
+        for assignment in self.resolver.variable_group(symbol):
+            value = self.resolver.definition(assignment)
+            if value is not None and value.value is not None:
+                _extend(found, self.values(assignment.path, value.value, depth + 1))
+        return found
+
+    def values(self, path: str, token, depth: int = 0) -> list[Symbol]:
+        """The functions and classes an expression token may evaluate to."""
+        if not isinstance(token, tuple) or not token or depth > _MAX_DEPTH:
+            return []
+        kind = token[0]
+        found: list[Symbol] = []
+        if kind == "o":
+            for alternative in token[1:]:
+                _extend(found, self.values(path, alternative, depth + 1))
+        elif kind == "s":
+            for item_path, item in self.items(path, token[1], depth + 1):
+                _extend(found, self.values(item_path, item, depth + 1))
+        elif kind == "r":
+            target = self._resolved(path, token[1])
+            if target is not None:
+                found = self.held_by(target, depth + 1)
+        elif kind in ("c", "n"):
+            target = self._resolved(path, token[1])
+            if target is not None and kind == "c":
+                for function in self.held_by(target, depth + 1):
+                    _extend(found, self.returned(function, depth + 1))
+        elif kind == "i":
+            facts = self.resolver.view(path).facts
+            if 0 <= token[1] < len(facts.indirect_calls):
+                for function in self.values(path, facts.indirect_calls[token[1]][0], depth + 1):
+                    _extend(found, self.returned(function, depth + 1))
+        return found
+
+    def returned(self, function: Symbol, depth: int = 0) -> list[Symbol]:
+        """What a function's `return` statements give."""
+        d = self.resolver.definition(function)
+        found: list[Symbol] = []
+        if d is not None and d.kind in _CALLABLE_KINDS:
+            for token in d.returned:
+                _extend(found, self.values(function.path, token, depth + 1))
+        return found
+
+    def items(self, path: str, token, depth: int = 0) -> list[tuple[str, tuple]]:
+        """The item tokens of the literal containers an expression may be."""
+        if not isinstance(token, tuple) or not token or depth > _MAX_DEPTH:
+            return []
+        if token[0] == "e":
+            return [(path, item) for item in token[1:]]
+        if token[0] == "o":
+            return [item for alternative in token[1:] for item in self.items(path, alternative, depth + 1)]
+        if token[0] != "r":
+            return []
+        target = self._resolved(path, token[1])
+        d = self.resolver.definition(target) if target is not None else None
+        if d is None or d.kind not in _HOLDER_KINDS:
+            return []
+        found = []
+        for assignment in self.resolver.variable_group(target):
+            value = self.resolver.definition(assignment)
+            if value is not None and value.value is not None:
+                found += self.items(assignment.path, value.value, depth + 1)
+        return found
+
+    def _resolved(self, path: str, ref_index: int) -> Symbol | None:
+        resolution = self.resolver.resolve_reference(path, ref_index)
+        if resolution.status != "found" or resolution.kind == "name-only" or resolution.target is None \
+                or resolution.target.is_module:
+            return None
+        return resolution.target
+
+
+def _extend(found: list[Symbol], more: list[Symbol]) -> None:
+    for symbol in more:
+        if symbol not in found and len(found) < MAX_VALUES:
+            found.append(symbol)
