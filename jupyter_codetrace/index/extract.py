@@ -177,6 +177,8 @@ class _Extraction:
             if i >= 0 and excluded[i][0] <= span[0] < excluded[i][1]:
                 continue
             name, receiver, expression, builtin = references[span]
+            if span[0] == span[1]:
+                continue  # a name the parser made up to recover from a syntax error
             line, column = self.point(name)
             usage = "read"
             if span in writes:

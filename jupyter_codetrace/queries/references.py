@@ -56,7 +56,7 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     resolver = ctx.resolver
     group = resolver.variable_group(target)
     target = group[0]
-    members = set(group)
+    members = set(group) | _twins(resolver, target)
     d = resolver.definition(target)
     name = d.name if d is not None else target.path.rsplit("/", 1)[-1].split(".")[0]
     found: dict[tuple[str, int, int], Reference] = {}
@@ -178,6 +178,17 @@ def _star_leads(ctx: QueryContext, path: str, export, name: str, members: set[Sy
         if found.status == "found" and _same(ctx, found.target, members):
             return True
     return False
+
+
+def _twins(resolver, target: Symbol) -> set[Symbol]:
+    """Definitions written by the same name (`constructor(private x: T)` is a parameter and a
+    property): one symbol to the user, whichever of the two a position names."""
+    d = resolver.definition(target)
+    view = resolver.view(target.path) if d is not None else None
+    if view is None:
+        return set()
+    defs = view.facts.definitions
+    return {Symbol(target.path, i) for i in view.named(d.name) if defs[i].name_byte == d.name_byte}
 
 
 def _same(ctx: QueryContext, found: Symbol, targets: set[Symbol]) -> bool:
