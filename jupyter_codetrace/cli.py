@@ -7,6 +7,7 @@ from __future__ import annotations
 
 import argparse
 import json
+import os
 import sys
 
 from .errors import CodetraceError, InvalidRequest
@@ -27,54 +28,108 @@ def _location(text: str) -> tuple[str, int, int | None]:
         raise InvalidRequest(f"expected FILE:LINE[:COL], got {text!r}", field="location") from None
 
 
+_LOCATION_HELP = ("where the name is written: FILE relative to the root (or absolute "
+                  "inside it), LINE and COL 1-based (COL counts characters; without it, the name is "
+                  "looked up anywhere on that line). Example: app/main.py:38 or app/main.py:38:12")
+
+
+def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
+    """The options every command accepts, before or after its name.
+
+    The top-level parser holds the defaults; each subcommand declares the same options with
+    ``argparse.SUPPRESS`` defaults, so an option left out after the command does not overwrite
+    the value given (or defaulted) before it.
+    """
+    root_default = "." if defaults else argparse.SUPPRESS
+    json_default = False if defaults else argparse.SUPPRESS
+    parser.add_argument("--root", metavar="DIR", default=root_default,
+                        help="project root: every path is relative to it (default: the current folder)")
+    parser.add_argument("--json", action="store_true", default=json_default,
+                        help="print the result as JSON (its to_dict()) instead of Markdown/text")
+
+
 def build_parser() -> argparse.ArgumentParser:
-    parser = argparse.ArgumentParser(prog="codetrace", description="Code navigation: definitions, references, call graphs, paths, symbols.")
-    parser.add_argument("--root", default=".", help="project root (default: the current folder)")
-    parser.add_argument("--json", action="store_true", help="print the result's to_dict() as JSON")
-    commands = parser.add_subparsers(dest="command", required=True)
+    parser = argparse.ArgumentParser(
+        prog="codetrace",
+        description="Code navigation: definitions, references, call graphs, paths, symbols.",
+        epilog="Global options (--root, --json) may be given before or after the command. "
+               "Exit status: 0 found, 1 not found, 2 invalid input. "
+               "`codetrace COMMAND --help` describes a command's arguments.")
+    _global_options(parser, defaults=True)
+    common = argparse.ArgumentParser(add_help=False)
+    _global_options(common, defaults=False)
+    commands = parser.add_subparsers(dest="command", required=True, metavar="COMMAND")
 
-    d = commands.add_parser("def", help="go to definition: codetrace def FILE:LINE[:COL] SYMBOL")
-    d.add_argument("location")
-    d.add_argument("symbol")
-    d.add_argument("--mode", default="definition", choices=["definition", "declaration", "type_definition"])
+    def command(name: str, summary: str, usage_example: str, description: str = "") -> argparse.ArgumentParser:
+        return commands.add_parser(
+            name, parents=[common], help=summary,
+            description=f"{summary[0].upper()}{summary[1:]}. {description}".strip(),
+            epilog=f"Example: {usage_example}")
 
-    r = commands.add_parser("refs", help="find references: codetrace refs FILE:LINE[:COL] SYMBOL")
-    r.add_argument("location")
-    r.add_argument("symbol")
-    r.add_argument("--include-declaration", action="store_true")
+    d = command("def", "go to the definition of the name written at a position",
+                "codetrace --root fixtures/python_app def app/main.py:38 User",
+                "Prints the definition's file, position, code, signature and docs.")
+    d.add_argument("location", metavar="FILE:LINE[:COL]", help=_LOCATION_HELP)
+    d.add_argument("symbol", metavar="SYMBOL", help="the name as written at that position (plain or dotted: User, User.save)")
+    d.add_argument("--mode", default="definition", choices=["definition", "declaration", "type_definition"],
+                   help="definition (default); declaration (e.g. a C/C++ prototype or a .pyi stub); "
+                        "type_definition (the definition of the name's type)")
 
-    s = commands.add_parser("symbols", help="fuzzy symbol search: codetrace symbols QUERY")
-    s.add_argument("query")
-    s.add_argument("--limit", type=int, default=50)
+    r = command("refs", "find every reference to the name written at a position",
+                "codetrace --root fixtures/python_app refs app/main.py:38 User",
+                "Lists each use with its usage kind (call, import, read, write, type-ref).")
+    r.add_argument("location", metavar="FILE:LINE[:COL]", help=_LOCATION_HELP)
+    r.add_argument("symbol", metavar="SYMBOL", help="the name as written at that position (plain or dotted)")
+    r.add_argument("--include-declaration", action="store_true", help="also list the declaration itself")
 
-    t = commands.add_parser("trace", help="everything about a symbol: codetrace trace SYMBOL [--file F] [--references] [--calls] [--types]")
-    t.add_argument("symbol")
-    t.add_argument("--file", default=None, help="the file where you met the symbol (searched first)")
+    s = command("symbols", "fuzzy symbol search across the project",
+                "codetrace --root fixtures/python_app symbols user")
+    s.add_argument("query", metavar="QUERY", help="(part of) a name; letters may be spread out (usr sav)")
+    s.add_argument("--limit", type=int, default=50, metavar="N", help="at most N matches (default: 50)")
+
+    t = command("trace", "everything about a symbol, as YAML",
+                "codetrace --root fixtures/graph_py trace place_order --file main.py --all",
+                "The definition always; references, call trees and types on request.")
+    t.add_argument("symbol", metavar="SYMBOL", help="a plain or dotted name (place_order, Order.checkout)")
+    t.add_argument("--file", default=None, metavar="FILE", help="the file where you met the symbol (searched first)")
     t.add_argument("--references", action="store_true", help="add every use, grouped by file")
     t.add_argument("--calls", action="store_true", help="add the incoming and outgoing call trees")
     t.add_argument("--types", action="store_true", help="add the type hierarchy and type flows")
     t.add_argument("--all", action="store_true", help="references, calls and types")
 
-    for name, what in (("deps", "what SYMBOL depends on"), ("dependents", "who depends on SYMBOL")):
-        g = commands.add_parser(name, help=f"{what}: codetrace {name} FILE SYMBOL")
-        g.add_argument("file")
-        g.add_argument("symbol")
-        g.add_argument("--include-name-matches", action="store_true", help="also follow edges matched by name only")
+    for name, what in (("deps", "what SYMBOL depends on (calls, references, base types), transitively"),
+                       ("dependents", "who depends on SYMBOL (callers, referrers, subtypes), transitively")):
+        g = command(name, what, f"codetrace --root fixtures/graph_py {name} main.py main",
+                    "Printed as a '## Graph' section (a --CALLS--> b chains) and a '## Nodes' section.")
+        g.add_argument("file", metavar="FILE", help="the file that defines SYMBOL (relative to the root)")
+        g.add_argument("symbol", metavar="SYMBOL", help="a plain or dotted name defined in FILE")
+        g.add_argument("--include-name-matches", action="store_true",
+                       help="also follow call edges matched by name only (less precise)")
 
-    p = commands.add_parser("paths", help="how two symbols connect: codetrace paths FILE:SYMBOL FILE:SYMBOL")
-    p.add_argument("source")
-    p.add_argument("target")
-    p.add_argument("--include-name-matches", action="store_true")
-    p.add_argument("--format", choices=["text", "dot", "svg"], default="text")
+    p = command("paths", "how two symbols connect through the call graph (shortest paths first)",
+                "codetrace --root fixtures/graph_py paths main.py:main shop/pricing.py:round_price")
+    p.add_argument("source", metavar="FILE:SYMBOL", help="where the path starts: the defining file and the name")
+    p.add_argument("target", metavar="FILE:SYMBOL", help="where the path ends: the defining file and the name")
+    p.add_argument("--include-name-matches", action="store_true",
+                   help="also follow call edges matched by name only (less precise)")
+    p.add_argument("--format", choices=["text", "dot", "svg"], default="text",
+                   help="text (default), Graphviz DOT, or SVG (needs Graphviz's dot); ignored with --json")
 
-    e = commands.add_parser("graph", help="export the whole graph: codetrace graph [--format json|dot|graphml]")
-    e.add_argument("--format", choices=["json", "dot", "graphml"], default="json")
-    e.add_argument("--include-name-matches", action="store_true")
+    e = command("graph", "export the whole call graph",
+                "codetrace --root fixtures/graph_py graph --format graphml > graph.graphml")
+    e.add_argument("--format", choices=["json", "dot", "graphml"], default="json",
+                   help="json (default: nodes and edges), Graphviz DOT, or GraphML")
+    e.add_argument("--include-name-matches", action="store_true",
+                   help="also include call edges matched by name only (less precise)")
 
-    commands.add_parser("index", help="index now and print statistics")
+    command("index", "index the project now and print statistics", "codetrace --root fixtures/graph_py index",
+            "Not needed before queries: every query re-indexes what changed.")
 
-    m = commands.add_parser("mcp", help="serve the tools to LLM agents over MCP (stdio, or --http PORT)")
-    m.add_argument("--http", type=int, default=None, metavar="PORT", help="streamable HTTP on 127.0.0.1:PORT")
+    m = command("mcp", "serve the navigation tools to LLM agents over MCP",
+                "codetrace mcp --root /path/to/repo",
+                "Speaks MCP over stdio (the default) or streamable HTTP with --http.")
+    m.add_argument("--http", type=int, default=None, metavar="PORT",
+                   help="serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio")
     return parser
 
 
@@ -103,28 +158,49 @@ def _graphml(result) -> str:
 
 
 def main(argv: list[str] | None = None) -> int:
-    parser = build_parser()
-    args = parser.parse_args(argv)
+    args = build_parser().parse_args(argv)
     if args.command == "mcp":
-        import threading
+        return _serve_mcp(args)
+    answer = _run(args)
+    if answer is None:
+        return 2
+    text, status = answer
+    try:
+        sys.stdout.write(text)
+        sys.stdout.flush()  # inside the try: a closed pipe is noticed here, not at exit
+    except BrokenPipeError:
+        # The reader went away (`codetrace ... | head`): stop quietly. Python would flush stdout
+        # again at exit and report the error there; point the descriptor at devnull, as the
+        # Python documentation recommends ("Note on SIGPIPE" in the signal module's page).
+        devnull = os.open(os.devnull, os.O_WRONLY)
+        os.dup2(devnull, sys.stdout.fileno())
+        os.close(devnull)
+    return status
 
-        project = Project(args.root)
-        # Index while the MCP SDK is imported (about a second each on a cold start).
-        threading.Thread(target=project.index, name="codetrace-warm-up", daemon=True).start()
-        try:
-            from .mcp_server import serve
-        except ImportError:
-            print("codetrace: the MCP server needs the `mcp` package: pip install 'jupyter_codetrace[mcp]'",
-                  file=sys.stderr)
-            return 2
-        serve(project, args.http)
-        return 0
+
+def _serve_mcp(args: argparse.Namespace) -> int:
+    import threading
+
+    project = Project(args.root)
+    # Index while the MCP SDK is imported (about a second each on a cold start).
+    threading.Thread(target=project.index, name="codetrace-warm-up", daemon=True).start()
+    try:
+        from .mcp_server import serve
+    except ImportError:
+        print("codetrace: the MCP server needs the `mcp` package: pip install 'jupyter_codetrace[mcp]'",
+              file=sys.stderr)
+        return 2
+    serve(project, args.http)
+    return 0
+
+
+def _run(args: argparse.Namespace) -> tuple[str, int] | None:
+    """One query: the text to print and the exit status (None: invalid input, already reported)."""
     try:
         project = Project(args.root)
         if args.command == "index":
             stats = project.index()
-            print(json.dumps(stats.to_dict(), indent=2) if args.json else stats.to_text())
-            return 0
+            return (json.dumps(stats.to_dict(), indent=2) if args.json else stats.to_text()) + "\n", 0
         if args.command == "def":
             file, line, column = _location(args.location)
             result = project.find_definition(args.symbol, file, line, column, mode=args.mode)
@@ -143,32 +219,28 @@ def main(argv: list[str] | None = None) -> int:
             result = project.paths_between(_file_symbol(args.source, "from"), _file_symbol(args.target, "to"),
                                            include_name_matches=args.include_name_matches)
             if result.status == "found" and not args.json and args.format != "text":
-                print(result.to_dot() if args.format == "dot" else result.to_svg(), end="")
-                return 0
+                return (result.to_dot() if args.format == "dot" else result.to_svg()), 0
         elif args.command == "graph":
             result = project.call_graph(include_name_matches=args.include_name_matches)
             if args.format == "dot":
-                print(result.to_dot(), end="")
-                return 0
+                return result.to_dot(), 0
             if args.format == "graphml":
-                print(_graphml(result), end="")
-                return 0
+                return _graphml(result), 0
             args.json = True
         else:
             result = project.symbols(args.query, limit=args.limit)
     except InvalidRequest as error:
         print(f"codetrace: {error}", file=sys.stderr)
-        return 2
+        return None
     except CodetraceError as error:
         print(f"codetrace: {error}", file=sys.stderr)
-        return 1
+        return "", 1
+    status = 0 if result.status == "found" else 1
     if args.json:
-        print(json.dumps(result.to_dict(), indent=2, ensure_ascii=False))
-    elif args.command in ("trace", "deps", "dependents", "paths"):
-        print(result.to_text(), end="")
-    else:
-        print(result.to_markdown(), end="")
-    return 0 if result.status == "found" else 1
+        return json.dumps(result.to_dict(), indent=2, ensure_ascii=False) + "\n", status
+    if args.command in ("trace", "deps", "dependents", "paths"):
+        return result.to_text(), status
+    return result.to_markdown(), status
 
 
 if __name__ == "__main__":  # pragma: no cover

@@ -9,15 +9,18 @@ module that imports the MCP SDK (``mcp`` 2.x).
 from __future__ import annotations
 
 import dataclasses
-import threading
 import inspect
-from typing import Annotated, Any
+import threading
+import typing
+from typing import Annotated, Literal
 
 from mcp.server.mcpserver import MCPServer
 from mcp.server.mcpserver.exceptions import ToolError
 from mcp.types import CallToolResult, TextContent
 from pydantic import Field
+from typing_extensions import NotRequired, TypedDict
 
+from . import __version__
 from .errors import CodetraceError, InvalidRequest
 from .project import Project
 
@@ -38,6 +41,43 @@ columns are 1-based). Use these tools instead of grepping or reading whole files
 - dependenciesOf / dependentsOf / pathsBetween: the call graph — what a symbol needs, who needs
   it, and how two symbols connect.
 Not-found answers say what was there instead (names on that line, closest names, files)."""
+
+
+# ---------------------------------------------------------------------- argument schemas
+# Every parameter carries a description; numbers are strict JSON integers (the strings "12" or
+# the boolean true are refused, not coerced) with 1 as their minimum; enumerations are enums.
+
+
+_Positive = Annotated[int, Field(strict=True, ge=1)]
+
+
+def _position(description: str):
+    return Annotated[int, Field(strict=True, ge=1, description=description)]
+
+
+FilePath = Annotated[str, Field(description="A file path relative to the project root (or absolute inside it), "
+                                            "POSIX-style, e.g. 'app/main.py'.")]
+Mode = Literal["definition", "declaration", "type_definition"]
+Symbol = Annotated[str, Field(description="A plain or dotted symbol name, e.g. 'place_order' or 'Order.checkout'.")]
+
+
+class Locate(TypedDict):
+    """Where the name is: {file_path, line, find} for a name written at a line, or {symbol} to search the
+    whole project for a bare or dotted name."""
+
+    file_path: NotRequired[FilePath]
+    line: NotRequired[_position("The 1-based line where the name is written (with file_path).")]
+    find: NotRequired[Annotated[str, Field(description="The name as written on that line, e.g. 'send_message' "
+                                                        "(with file_path and line).")]]
+    symbol: NotRequired[Annotated[str, Field(description="A bare or dotted name to search across the project, "
+                                                          "e.g. 'Order.checkout' (instead of file_path/line/find).")]]
+
+
+class Endpoint(TypedDict):
+    """A symbol given by its defining file and its name."""
+
+    file_path: FilePath
+    symbol: Symbol
 
 
 def _text_result(text: str, data: dict | None = None) -> CallToolResult:
@@ -162,15 +202,22 @@ def _not_found_text(result) -> str:
 def build_server(root: str | Project) -> MCPServer:
     """An MCP server over the repository at ``root`` (indexing starts at once, in the background)."""
     tools = _Tools(root if isinstance(root, Project) else Project(root))
-    server = MCPServer("codetrace", instructions=_INSTRUCTIONS)
+    server = MCPServer("codetrace", version=__version__, instructions=_INSTRUCTIONS)
 
     @server.tool(description=(
         "Go to the definition of a name you see at a position. Returns 'Definition for NAME:', "
         "'Defined in: file:line:column', the definition's code, Type, Signature and Exported. "
         "Example: find_definition(symbol_name='User', file_path='app/main.py', line_number=38). "
         "Not found: says which names are on that line, or where same-named definitions are."))
-    def find_definition(symbol_name: str, file_path: str, line_number: int,
-                        column_number: int | None = None) -> CallToolResult:
+    def find_definition(
+        symbol_name: Annotated[str, Field(description="The name as written at that position, e.g. 'User' "
+                                                      "(a dotted name such as 'User.save' also works).")],
+        file_path: FilePath,
+        line_number: _position("The 1-based line where the name is written."),
+        column_number: Annotated[_Positive | None, Field(
+            description="The 1-based column (in characters) of any letter of the name; optional: without it "
+                        "the name is looked up on the whole line.")] = None,
+    ) -> CallToolResult:
         return tools.find_definition(symbol_name, file_path, line_number, column_number)
 
     @server.tool(description=(
@@ -180,8 +227,16 @@ def build_server(root: str | Project) -> MCPServer:
         "(a bare or dotted name, searched across the project). mode: definition | declaration | "
         "type_definition. Example: go_to_definition(locate={'file_path': 'main.py', 'line': 15, "
         "'find': 'send_message'}). Not found: the names on that line or the closest names."))
-    def go_to_definition(locate: dict[str, Any], mode: str = "definition", include_hover: bool = True,
-                         include_code: bool = True) -> CallToolResult:
+    def go_to_definition(
+        locate: Annotated[Locate, Field(description="Where the name is: {file_path, line, find} (find = the name "
+                                                     "as written on that 1-based line) or {symbol} (a bare or "
+                                                     "dotted name searched across the project).")],
+        mode: Annotated[Mode, Field(description="What to go to: 'definition' (the body), 'declaration' (e.g. a "
+                                                "C/C++ prototype or a .pyi stub) or 'type_definition' (the "
+                                                "definition of the name's type).")] = "definition",
+        include_hover: Annotated[bool, Field(description="Include the docstring / doc comment.")] = True,
+        include_code: Annotated[bool, Field(description="Include the definition's source code.")] = True,
+    ) -> CallToolResult:
         return tools.go_to_definition(locate, mode, include_hover, include_code)
 
     @server.tool(description=(
@@ -189,7 +244,12 @@ def build_server(root: str | Project) -> MCPServer:
         "of the name). Returns status, count and project-local locations 'file:line:col [usage] code' "
         "with usage kinds call/import/read/write/type-ref. Example: find_references(path='app/models.py', "
         "line=8, character=7). Not found: the names on that line."))
-    def find_references(path: str, line: int, character: int, include_declaration: bool = False) -> CallToolResult:
+    def find_references(
+        path: FilePath,
+        line: _position("The 1-based line where the symbol is written."),
+        character: _position("The 1-based column (in characters) of any letter of the symbol's name on that line."),
+        include_declaration: Annotated[bool, Field(description="Also list the declaration itself.")] = False,
+    ) -> CallToolResult:
         return tools.find_references(path, line, character, include_declaration)
 
     @server.tool(description=(
@@ -198,8 +258,14 @@ def build_server(root: str | Project) -> MCPServer:
         "calls=true adds incoming/outgoing call trees at full depth; types=true adds hierarchy, "
         "subtypes and type flows. file = where you met the symbol (optional). Example: "
         "codebase_trace(symbol='place_order', calls=true). Not found: the closest names and files."))
-    def codebase_trace(symbol: str, file: str | None = None, references: bool = False, calls: bool = False,
-                       types: bool = False) -> CallToolResult:
+    def codebase_trace(
+        symbol: Symbol,
+        file: Annotated[str | None, Field(description="The file where you met the symbol, relative to the project "
+                                                      "root (searched first); optional.")] = None,
+        references: Annotated[bool, Field(description="Add every use of the symbol, grouped by file.")] = False,
+        calls: Annotated[bool, Field(description="Add the incoming and outgoing call trees.")] = False,
+        types: Annotated[bool, Field(description="Add the type hierarchy, subtypes and type flows.")] = False,
+    ) -> CallToolResult:
         return tools.codebase_trace(symbol, file, references, calls, types)
 
     @server.tool(name="dependenciesOf", description=(
@@ -207,14 +273,20 @@ def build_server(root: str | Project) -> MCPServer:
         "(a --CALLS--> b chains) and '## Nodes' (file, offset, limit for a file-read tool, snippets). "
         "Example: dependenciesOf(file_path='main.py', symbol='main'). Empty: 'No dependencies found.' "
         "Not found: the file's symbols or the files where the symbol exists."))
-    def dependencies_of(file_path: str, symbol: str) -> CallToolResult:
+    def dependencies_of(
+        file_path: Annotated[str, Field(description="The file that defines the symbol, relative to the project root.")],
+        symbol: Annotated[str, Field(description="The symbol's plain or dotted name, e.g. 'main' or 'Order.checkout'.")],
+    ) -> CallToolResult:
         return tools.dependencies_of(file_path, symbol)
 
     @server.tool(name="dependentsOf", description=(
         "Who depends on a symbol (callers, referrers, subtypes), transitively — the blast radius of "
         "a change. Same output as dependenciesOf. Example: dependentsOf(file_path='shop/pricing.py', "
         "symbol='round_price'). Empty: 'No dependents found.'"))
-    def dependents_of(file_path: str, symbol: str) -> CallToolResult:
+    def dependents_of(
+        file_path: Annotated[str, Field(description="The file that defines the symbol, relative to the project root.")],
+        symbol: Annotated[str, Field(description="The symbol's plain or dotted name, e.g. 'round_price'.")],
+    ) -> CallToolResult:
         return tools.dependents_of(file_path, symbol)
 
     def paths_between(**arguments) -> CallToolResult:
@@ -222,12 +294,14 @@ def build_server(root: str | Project) -> MCPServer:
 
     # The seed names the first argument `from`, a Python keyword: the schema comes from a
     # signature with an alias, and the tool receives the arguments under their wire names.
-    def schema_of_paths_between(from_: Annotated[dict[str, str], Field(alias="from")],
-                                to: dict[str, str]) -> CallToolResult:
+    def schema_of_paths_between(
+        from_: Annotated[Endpoint, Field(alias="from", description="Where the path starts: {file_path, symbol}.")],
+        to: Annotated[Endpoint, Field(description="Where the path ends: {file_path, symbol}.")],
+    ) -> CallToolResult:
         raise NotImplementedError
 
-    paths_between.__signature__ = inspect.signature(schema_of_paths_between)
-    paths_between.__annotations__ = schema_of_paths_between.__annotations__
+    paths_between.__signature__ = inspect.signature(schema_of_paths_between, eval_str=True)
+    paths_between.__annotations__ = typing.get_type_hints(schema_of_paths_between, include_extras=True)
     server.add_tool(paths_between, name="pathsBetween", structured_output=False, description=(
         "How two symbols connect through the call graph, in either direction (arrows show the real "
         "one), shortest first. from/to are {file_path, symbol}. Example: pathsBetween(from={'file_path': "
@@ -237,7 +311,10 @@ def build_server(root: str | Project) -> MCPServer:
     @server.tool(description=(
         "Fuzzy search for symbols by name across the project: name, kind, file:line, container. "
         "Use it when you know (part of) a name but not the file. Example: search_symbols(query='usr sav')."))
-    def search_symbols(query: str, limit: int = 20) -> CallToolResult:
+    def search_symbols(
+        query: Annotated[str, Field(description="(Part of) a name; letters may be spread out, e.g. 'usr sav'.")],
+        limit: Annotated[int, Field(strict=True, ge=1, description="At most this many matches.")] = 20,
+    ) -> CallToolResult:
         return tools.search_symbols(query, limit)
 
     server.codetrace_tools = tools  # for tests and benchmarks: the project behind the tools
