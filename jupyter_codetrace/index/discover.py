@@ -3,7 +3,9 @@
 :func:`discover` is the first stage of the data flow (root -> discover -> parsing -> ...). It
 runs before every query (the contract's freshness rule), so it has to be cheap: one
 ``os.scandir`` per folder, ignored folders pruned before descending, one ``stat`` per
-candidate file and none for the rest. The file's content is not touched here; binary and
+candidate file and none for the rest (plus one per ``.gitignore`` met). A folder's own
+``.gitignore`` and a virtual environment's ``pyvenv.cfg`` are noticed in the same listing, so
+honouring them costs no extra ``scandir``. The file's content is not touched here; binary and
 encoding checks happen in :func:`read_source`, which the indexer calls only for files whose
 ``(size, mtime_ns)`` changed.
 
@@ -20,7 +22,7 @@ from dataclasses import dataclass
 from operator import attrgetter
 from typing import Callable
 
-from ..workspace import VENDORED_DIRS, Workspace
+from ..workspace import GITIGNORE, VENDORED_DIRS, VENV_MARKER, IgnoreChain, Workspace
 
 __all__ = ["SourceFile", "SkippedFile", "BinaryFile", "discover", "read_source",
            "BINARY_SNIFF_BYTES", "INVALID_UTF8_WARNING"]
@@ -42,6 +44,9 @@ _DIR_FLAGS = os.O_RDONLY | getattr(os, "O_DIRECTORY", 0) | getattr(os, "O_NOFOLL
 # Open without following a final symlink: discover never lists a link, so a link appearing in
 # its place later (a race, or a caller passing a link's path) must not read a file elsewhere.
 _OPEN_FLAGS = os.O_RDONLY | getattr(os, "O_NOFOLLOW", 0) | getattr(os, "O_BINARY", 0)
+
+# Entry names that change how a folder's other entries are treated (looked for first).
+_MARKERS = frozenset({GITIGNORE, VENV_MARKER})
 
 
 @dataclass(frozen=True)
@@ -106,24 +111,30 @@ def discover(workspace: Workspace,
 
     ``language_for_path`` maps a root-relative POSIX path to a language name, or None for a
     file no language claims: such files are neither listed nor reported as skipped. Ignored
-    paths (``Workspace.is_ignored``) are left out silently too; the ignore files are re-read
-    first if they changed.
+    paths (``Workspace.is_ignored``) are left out silently too: :data:`VENDORED_DIRS` folders
+    (``.ipynb_checkpoints``, ``__pycache__``, ``node_modules`` ...) and virtual environments
+    (a folder holding ``pyvenv.cfg``) whatever the ignore files say, and what the ignore files
+    match. The root's ignore files, and those above it, are re-read first if they changed; a
+    folder's own ``.gitignore`` is picked up when the folder is listed.
     """
     workspace.refresh_ignores()
-    rules = workspace.ignore_rules
-    # Bound methods and constants in locals: this loop runs once per directory entry.
-    ignored = rules.matches_entry if rules is not None else None
     vendored = VENDORED_DIRS
+    folder_chain = workspace.folder_ignore_chain
+    known = workspace.walked_folders()
+    markers = _MARKERS
+    entry_name = attrgetter("name")
     max_size = workspace.max_file_size
     root = str(workspace.root)
     root_prefix = root.rstrip(os.sep) + os.sep
 
     files: list[SourceFile] = []
     skipped: list[SkippedFile] = []
-    stack: list[tuple[str, str]] = [(root, "")]
+    # (folder, its root-relative prefix, the ignore rules of its parent folder)
+    stack: list[tuple[str, str, IgnoreChain | None]] = [
+        (root, "", workspace.root_ignore_chain())]
     join = os.path.join
     while stack:
-        dir_path, prefix = stack.pop()
+        dir_path, prefix, chain = stack.pop()
         fd = None
         try:
             if _SCANDIR_TAKES_FD:
@@ -141,44 +152,72 @@ def discover(workspace: Workspace,
         # The descriptor stays open while the entries are used: their stat() goes through it.
         try:
             with entries:
-                for entry in entries:
-                    name = entry.name
-                    rel = prefix + name
-                    try:
-                        # d_type from readdir answers these without a syscall on most systems.
-                        # Regular files first: they are the bulk of the entries.
-                        if not entry.is_file(follow_symlinks=False):
-                            if entry.is_dir(follow_symlinks=False):
-                                if name not in vendored and (
-                                        ignored is None or not ignored(rel, name, True)):
-                                    stack.append((join(dir_path, name), rel + "/"))
-                            elif entry.is_symlink():
-                                link = _skipped_symlink(join(dir_path, name), rel, name, root,
-                                                        root_prefix, ignored, language_for_path)
-                                if link is not None:
-                                    skipped.append(link)
-                            # Anything else (socket, FIFO, device) is never source.
-                            continue
-                    except OSError:
-                        skipped.append(SkippedFile(rel, "unreadable"))
+                listing = list(entries)
+            if prefix:
+                # The folder's own .gitignore applies to everything in it, and a virtual
+                # environment is left out whole: both are known only once the folder is listed.
+                # The test for either runs in C; most folders have neither.
+                if markers.isdisjoint(map(entry_name, listing)):
+                    known[prefix] = chain
+                else:
+                    gitignore = None
+                    virtualenv = False
+                    for entry in listing:
+                        name = entry.name
+                        if name in markers:
+                            try:
+                                if not entry.is_file(follow_symlinks=False):
+                                    continue  # git does not follow a symlinked .gitignore
+                                if name == VENV_MARKER:
+                                    virtualenv = True
+                                else:
+                                    gitignore = entry.stat(follow_symlinks=False)
+                            except OSError:
+                                continue
+                    if virtualenv:
+                        workspace.mark_virtualenv(prefix)
                         continue
+                    chain = folder_chain(chain, prefix, gitignore)
+            # Bound method in a local: this loop runs once per directory entry.
+            ignored = chain.matches if chain is not None else None
+            for entry in listing:
+                name = entry.name
+                rel = prefix + name
+                try:
+                    # d_type from readdir answers these without a syscall on most systems.
+                    # Regular files first: they are the bulk of the entries.
+                    if not entry.is_file(follow_symlinks=False):
+                        if entry.is_dir(follow_symlinks=False):
+                            if name not in vendored and (
+                                    ignored is None or not ignored(rel, name, True)):
+                                stack.append((join(dir_path, name), rel + "/", chain))
+                        elif entry.is_symlink():
+                            link = _skipped_symlink(join(dir_path, name), rel, name, root,
+                                                    root_prefix, ignored, language_for_path)
+                            if link is not None:
+                                skipped.append(link)
+                        # Anything else (socket, FIFO, device) is never source.
+                        continue
+                except OSError:
+                    skipped.append(SkippedFile(rel, "unreadable"))
+                    continue
 
-                    language = language_for_path(rel)
-                    if language is None:
-                        continue
-                    if ignored is not None and ignored(rel, name, False):
-                        continue
-                    try:
-                        st = entry.stat(follow_symlinks=False)
-                    except FileNotFoundError:
-                        continue  # deleted since readdir: it simply is not there any more
-                    except OSError:
-                        skipped.append(SkippedFile(rel, "unreadable"))
-                        continue
-                    if st.st_size > max_size:
-                        skipped.append(SkippedFile(rel, "too_large"))
-                        continue
-                    files.append(_source_file(rel, language, st.st_size, st.st_mtime_ns))
+                language = language_for_path(rel)
+                if language is None:
+                    continue
+                if ignored is not None and ignored(rel, name, False):
+                    continue
+                try:
+                    st = entry.stat(follow_symlinks=False)
+                except FileNotFoundError:
+                    continue  # deleted since readdir: it simply is not there any more
+                except OSError:
+                    skipped.append(SkippedFile(rel, "unreadable"))
+                    continue
+                if st.st_size > max_size:
+                    skipped.append(SkippedFile(rel, "too_large"))
+                    continue
+                files.append(_source_file(rel, language, st.st_size, st.st_mtime_ns))
         finally:
             if fd is not None:
                 os.close(fd)
