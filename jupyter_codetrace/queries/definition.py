@@ -118,6 +118,108 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
     for i, d in enumerate(view.facts.definitions):
         if d.name == name and d.line == line and (column is None or d.column <= column < d.column + len(name)):
             return Located(Resolution("found", Symbol(path, i), "scope"), "declaration", d.line, d.column)
+    if column is not None:
+        return _module_segment(ctx, path, name, line, column) or _keyword_argument(ctx, path, name, line, column)
+    return None
+
+
+def _word_at(text: str, name: str, column: int) -> int | None:
+    """The 0-based start of the word ``name`` covering 1-based ``column`` in ``text``."""
+    at = text.find(name)
+    while at >= 0:
+        end = at + len(name)
+        if at <= column - 1 < end and (at == 0 or not _is_word(text[at - 1])) \
+                and (end == len(text) or not _is_word(text[end])):
+            return at
+        at = text.find(name, at + 1)
+    return None
+
+
+def _is_word(ch: str) -> bool:
+    return ch.isalnum() or ch == "_" or ch == "$"
+
+
+def _module_segment(ctx: QueryContext, path: str, name: str, line: int, column: int) -> Located | None:
+    """A segment of a dotted module name in an import (`import a.b.c`, `from a.b import c`):
+    the module (or package) that the name up to that segment names."""
+    resolver = ctx.resolver
+    view = resolver.view(path)
+    lines = ctx.source_lines(path)
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    start = _word_at(text, name, column)
+    if start is None:
+        return None
+    for imp in view.facts.imports:
+        module = imp.module
+        if imp.line != line and imp.name_line != line or "." not in module.strip("."):
+            continue
+        at = text.find(module)
+        if at < 0 or not at <= start < at + len(module):
+            continue
+        prefix = module[: start - at + len(name)]
+        if not prefix.endswith(name):
+            continue
+        targets = resolver._modules(prefix, path, view.facts.language)
+        if targets:
+            return Located(Resolution("found", Symbol(targets[0].rstrip("/")), "import"), "import", line, start + 1)
+    return None
+
+
+def _keyword_argument(ctx: QueryContext, path: str, name: str, line: int, column: int) -> Located | None:
+    """`create(quantity=2)`: the keyword names the called function's parameter."""
+    lines = ctx.source_lines(path)
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    start = _word_at(text, name, column)
+    if start is None:
+        return None
+    after = text[start + len(name):].lstrip()
+    if not after.startswith("=") or after.startswith("=="):
+        return None
+    # Back to the unmatched "(" that opens the argument list (a few lines at most).
+    depth, row, col = 0, line - 1, start - 1
+    while row >= max(0, line - 30):
+        source = lines[row]
+        while col >= 0:
+            ch = source[col]
+            if ch in ")]}":
+                depth += 1
+            elif ch in "([{":
+                if depth == 0:
+                    return _parameter_of_call(ctx, path, row + 1, source[:col].rstrip(), name, line, start + 1) \
+                        if ch == "(" else None
+                depth -= 1
+            col -= 1
+        row -= 1
+        col = len(lines[row]) - 1 if row >= 0 else -1
+    return None
+
+
+def _parameter_of_call(ctx: QueryContext, path: str, callee_line: int, before: str, name: str,
+                       line: int, column: int) -> Located | None:
+    resolver = ctx.resolver
+    end = len(before)
+    start = end
+    while start > 0 and _is_word(before[start - 1]):
+        start -= 1
+    callee = before[start:end]
+    hits = [(i, r) for i, r in ctx.refs_on_line(path, callee_line) if r.name == callee and r.column == start + 1]
+    if not callee or not hits:
+        return None
+    found = resolver.resolve_reference(path, hits[0][0])
+    if found.status != "found" or found.target is None or found.target.is_module:
+        return None
+    function = found.target
+    d = resolver.definition(function)
+    if d is not None and d.kind in CLASS_KINDS:
+        spec = resolver.view(function.path).spec
+        constructors = [resolver.class_member(function, c) for c in spec.constructor_names]
+        function = next((c for c in constructors if c is not None), None)
+    if function is None:
+        return None
+    view = resolver.view(function.path)
+    for i, p in enumerate(view.facts.definitions):
+        if p.kind == "parameter" and p.name == name and p.container == function.index:
+            return Located(Resolution("found", Symbol(function.path, i), found.kind), "read", line, column)
     return None
 
 
