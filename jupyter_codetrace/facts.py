@@ -122,6 +122,7 @@ class FileFacts:
     warnings: tuple[str, ...] = ()
     notebook_cells: tuple | None = None   # ((cell, first_line, line_count), ...) for .ipynb
     indirect_calls: list[tuple] = field(default_factory=list)  # (callee token, line, column, container)
+    call_arguments: list[tuple] = field(default_factory=list)  # (callee reference, ((keyword, token, splat), ...))
 
     # ---- compact storage: rows of plain tuples (pickles small and fast) -------------------
     def to_rows(self) -> tuple:
@@ -131,18 +132,18 @@ class FileFacts:
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
-            self.indirect_calls,
+            self.indirect_calls, self.call_arguments,
         )
 
     @classmethod
     def from_rows(cls, rows: tuple) -> "FileFacts":
         (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
-         warnings, cells, indirect) = rows
+         warnings, cells, indirect, arguments) = rows
         return cls(
             path, language,
             [Definition(*r) for r in defs], [Reference(*r) for r in refs],
             [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
-            all_names, line_count, has_errors, warnings, cells, indirect,
+            all_names, line_count, has_errors, warnings, cells, indirect, arguments,
         )
 
     def names(self) -> tuple[set[str], set[str]]:

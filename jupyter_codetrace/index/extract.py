@@ -81,6 +81,7 @@ class _Extraction:
         all_names: list[str] | None = None
         self._wrappers: dict[tuple[int, int], tuple[str, tuple]] = {}
         returned: list = []
+        arguments: dict[tuple[int, int], dict] = {}
 
         plan = _plan(self.spec)
         for pattern, caps in run_query(self.spec, self.root):
@@ -132,6 +133,15 @@ class _Extraction:
                         break
             elif category == "returned":
                 returned.extend(caps["returned"])
+            elif category == "argument":
+                call = caps["argument.of"][0]
+                node = (caps.get("argument") or caps.get("argument.splat"))[0]
+                entry = arguments.setdefault((call.start_byte, call.end_byte), {}).setdefault(
+                    (node.start_byte, node.end_byte), [node, None, None, False])
+                if "argument.keyword" in caps:
+                    entry[1], entry[2] = self.text(caps["argument.keyword"][0]), caps["argument.value"][0]
+                if "argument.splat" in caps:
+                    entry[3] = True
             elif category == "import":
                 imports.append(caps)
                 node = caps["import"][0]
@@ -220,6 +230,17 @@ class _Extraction:
                 scope = self._innermost_scope(call.start_byte)
                 self.facts.indirect_calls.append((token, line, column, self._container_of(scope)))
                 call_map[(call.start_byte, call.end_byte)] = ("i", len(self.facts.indirect_calls) - 1)
+        comment_spans = {(c.start_byte, c.end_byte) for c in comments}
+        for call_span, found in arguments.items():
+            token = call_map.get(call_span)
+            if token is None or token[0] not in ("c", "n"):
+                continue
+            passed = []
+            for span, (node, keyword, value, splat) in sorted(found.items()):
+                if span in comment_spans:
+                    continue
+                passed.append((keyword, None if splat else self._token(value if keyword else node), splat))
+            self.facts.call_arguments.append((token[1], tuple(passed)))
         for node in returned:
             scope = self._innermost_scope(node.start_byte)
             owner = self._container_of(scope)
@@ -595,6 +616,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("scope", next(iter(names & set(_SCOPE_KEYS)))))
         elif names & {"declare.global", "declare.nonlocal"}:
             plan.append(("declare", next(iter(names & {"declare.global", "declare.nonlocal"}))))
+        elif "argument.of" in names:
+            plan.append(("argument", None))
         elif "returned" in names:
             plan.append(("returned", None))
         elif "expression.wrapper" in names:

@@ -110,6 +110,8 @@
 ; ---------------------------------------------------------------- Calls
 
 (call function: (_) @call.callee) @call
+; `@dec` calls dec with the function below it (`@dec(…)` is a call already)
+(decorator [(identifier) (attribute)] @call.callee) @call
 
 ; ---------------------------------------------------------------- Imports
 
@@ -140,3 +142,12 @@
 (subscript value: (_) @expression.element) @expression.wrapper
 [(list (_)+ @expression.items) (tuple (_)+ @expression.items) (set (_)+ @expression.items)] @expression.wrapper
 (dictionary (pair value: (_) @expression.items)+) @expression.wrapper
+
+; Arguments of calls: what flows into the called function's parameters. Every argument is an
+; @argument (its order gives its position); a keyword argument also has its @argument.keyword
+; and @argument.value; `*xs` and `**kw` are @argument.splat (positions after them are unknown).
+(call arguments: (argument_list (_) @argument)) @argument.of
+(call arguments: (argument_list
+  (keyword_argument name: (identifier) @argument.keyword value: (_) @argument.value) @argument)) @argument.of
+(call arguments: (argument_list [(list_splat) (dictionary_splat)] @argument.splat)) @argument.of
+(call arguments: (argument_list (comment) @comment))

@@ -34,8 +34,10 @@ class ValueFlow:
             return []
         if d.kind in _CALLABLE_KINDS or d.kind in CLASS_KINDS:
             return [symbol]
+        if d.kind == "parameter":
+            return self.passed_to(symbol, depth + 1)
         if d.kind not in _HOLDER_KINDS:
-            return []  # parameters: what callers pass is not followed (yet)
+            return []
         found: list[Symbol] = []
         for assignment in self.resolver.variable_group(symbol):
             value = self.resolver.definition(assignment)
@@ -70,6 +72,71 @@ class ValueFlow:
                 for function in self.values(path, facts.indirect_calls[token[1]][0], depth + 1):
                     _extend(found, self.returned(function, depth + 1))
         return found
+
+    def passed_to(self, parameter: Symbol, depth: int = 0) -> list[Symbol]:
+        """What the callers of a function pass for one of its parameters (by position or by
+        keyword), over the call sites the name index finds. Memoised per generation with what
+        it read, so the graph's incremental bookkeeping still sees every file it depended on."""
+        resolver = self.resolver
+        key = ("passed_to", parameter)
+        cached = resolver.memo.get(key)
+        if cached is not None:
+            resolver._read[-1].update(cached[1])
+            return cached[0]
+        resolver.memo[key] = ([], frozenset())  # a cycle through this parameter gives nothing
+        with resolver.recording() as read:
+            found = self._passed_to(parameter, depth)
+        resolver.memo[key] = (found, frozenset(read))
+        return found
+
+    def _passed_to(self, parameter: Symbol, depth: int) -> list[Symbol]:
+        resolver = self.resolver
+        d = resolver.definition(parameter)
+        view = resolver.view(parameter.path)
+        defs = view.facts.definitions
+        if d is None or not 0 <= d.container < len(defs) or defs[d.container].kind not in _CALLABLE_KINDS:
+            return []
+        function = Symbol(parameter.path, d.container)
+        params = [i for i in range(d.container + 1, len(defs))
+                  if defs[i].kind == "parameter" and defs[i].container == d.container]
+        position = params.index(parameter.index)
+        if params and defs[params[0]].name in view.spec.self_names and defs[d.container].kind in ("method", "constructor"):
+            position -= 1  # `obj.method(a)`: a is the second parameter
+        owner = defs[d.container]
+        names = {owner.name}
+        if owner.kind == "constructor":  # `Cls(a)` calls `__init__`
+            cls = resolver.enclosing_class(parameter.path, owner.container)
+            if cls is not None:
+                names = {resolver.definition(cls).name}
+        found: list[Symbol] = []
+        for name in names:
+            for path in sorted(resolver.index.used_in.get(name, ())):
+                caller = resolver.view(path)
+                if caller is None:
+                    continue
+                refs = caller.facts.references
+                for ref_index, passed in caller.facts.call_arguments:
+                    if refs[ref_index].name != name:
+                        continue
+                    token = _argument(passed, d.name, position)
+                    if token is None:
+                        continue
+                    called = self._resolved(path, ref_index)
+                    if called is None or (called != function and resolver.definition(called) is not None
+                                          and resolver.definition(called).kind not in CLASS_KINDS):
+                        continue
+                    if called != function and self._constructor_of(called) != function:
+                        continue
+                    _extend(found, self.values(path, token, depth + 1))
+        return found
+
+    def _constructor_of(self, cls: Symbol) -> Symbol | None:
+        view = self.resolver.view(cls.path)
+        for name in view.spec.constructor_names if view else ():
+            member = self.resolver.class_member(cls, name)
+            if member is not None:
+                return member
+        return None
 
     def returned(self, function: Symbol, depth: int = 0) -> list[Symbol]:
         """What a function's `return` statements give."""
@@ -107,6 +174,24 @@ class ValueFlow:
                 or resolution.target.is_module:
             return None
         return resolution.target
+
+
+def _argument(passed: tuple, keyword: str, position: int):
+    """The token passed for a parameter: by keyword, else by position (unknown after a splat)."""
+    for name, token, _splat in passed:
+        if name == keyword:
+            return token
+    if position < 0:
+        return None
+    positional = 0
+    for name, token, splat in passed:
+        if splat:
+            return None
+        if name is None:
+            if positional == position:
+                return token
+            positional += 1
+    return None
 
 
 def _extend(found: list[Symbol], more: list[Symbol]) -> None:
