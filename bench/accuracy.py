@@ -406,11 +406,11 @@ def print_examples(refs, rows, k, seed):
         print(f"  {ref.file}:{ref.line}:{ref.column} `{ref.name}` [{ref.kind}] -> {'; '.join(answers)}")
 
 
-def run_language(lang, args):
+def run_language(lang, args, package=None):
     if lang == "python":
         root, meta = benchlib.ensure_python_corpus(args.py_package)
     else:
-        root, meta = benchlib.ensure_ts_corpus(args.ts_package)
+        root, meta = benchlib.ensure_ts_corpus(package)
     refs, rows, dropped, timings, n_refs = oracle_answers(lang, root, meta, args)
     kinds = Counter(r.kind for r in refs)
     print(f"\n=== {lang}: {meta['name']} {meta['version']} — {meta['files']} files, "
@@ -436,7 +436,9 @@ def run_language(lang, args):
               "skipped_definitions": dropped, "oracle_timings": timings}
     if args.oracle_only:
         return report
-    store = benchlib.cache_dir() / "stores" / f"accuracy-{lang}"
+    label = lang if lang == "python" else f"{lang}-{meta['name'].replace('/', '+').lstrip('@')}"
+    report["label"] = label
+    store = benchlib.cache_dir() / "stores" / f"accuracy-{label}"
     our_rows, info = run_engine(root, refs, store)
     report["engine"] = info
     if our_rows is None:
@@ -457,12 +459,12 @@ def run_language(lang, args):
     print("\n    precision by our resolution: " + (", ".join(
         f"{k} {v['precision']}% of {v['found']}" for k, v in report["by_resolution"].items()) or "— (no found answers)"))
     out_dir = benchlib.results_dir()
-    mm_path = out_dir / f"accuracy-mismatches-{lang}.txt"
+    mm_path = out_dir / f"accuracy-mismatches-{label}.txt"
     n_bad = write_mismatches(mm_path, lang, root, refs, rows, our_rows, outcomes, args.mismatches, args.seed)
     print(f"    {n_bad} mismatches; a sample of {min(n_bad, args.mismatches)} in {mm_path}")
     detail = [{"ref": r.to_dict(), "oracle": o, "ours": u, "outcome": oc}
               for r, o, u, oc in zip(refs, rows, our_rows, outcomes)]
-    (out_dir / f"accuracy-{lang}.json").write_text(json.dumps({**report, "rows": detail}, indent=1))
+    (out_dir / f"accuracy-{label}.json").write_text(json.dumps({**report, "rows": detail}, indent=1))
     return report
 
 
@@ -474,8 +476,10 @@ def main(argv=None):
     ap.add_argument("--seed", type=int, default=0)
     ap.add_argument("--quick", action="store_true", help="smoke run: 300 references per language")
     ap.add_argument("--py-package", default="rich==15.0.0", help="PyPI NAME==VERSION (default %(default)s)")
-    ap.add_argument("--ts-package", default="mobx@7.1.3",
-                    help="npm NAME@VERSION shipping .ts sources in src/ (default %(default)s)")
+    ap.add_argument("--ts-package", default="mobx@7.1.3,zod@4.6.7",
+                    help="npm NAME@VERSION[,NAME@VERSION…] shipping .ts sources in src/ (default %(default)s: "
+                         "classes and barrels; an ESM package with .js specifiers, default exports and "
+                         "type-alias members)")
     ap.add_argument("--typescript-version", default="5.9.3",
                     help="npm typescript used as the oracle (default %(default)s; 7.x is the native port without this API)")
     ap.add_argument("--mismatches", type=int, default=30, help="mismatches written per language")
@@ -488,10 +492,13 @@ def main(argv=None):
         args.n = 300 if args.quick else 1500
     langs = ("python", "typescript") if args.lang == "all" else (args.lang,)
     before = benchlib.engine_fingerprint()
-    reports = [run_language(lang, args) for lang in langs]
+    reports = []
+    for lang in langs:
+        packages = [None] if lang == "python" else [p.strip() for p in args.ts_package.split(",") if p.strip()]
+        reports += [run_language(lang, args, package) for package in packages]
     if not args.oracle_only and benchlib.engine_fingerprint() != before:
         print("\nNOTE: the engine's source files changed during this run; run again for clean figures")
-    compact = {r["language"]: {"corpus": f"{r['corpus']['name']} {r['corpus']['version']}",
+    compact = {r.get("label", r["language"]): {"corpus": f"{r['corpus']['name']} {r['corpus']['version']}",
                                "n": r["n"], "overall": (r.get("summary") or {}).get("overall"),
                                "by_kind": {k: {m: (r.get("summary") or {}).get(k, {}).get(m)
                                                for m in ("precision", "recall", "external_agreement")}

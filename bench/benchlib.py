@@ -230,11 +230,18 @@ def ensure_ts_corpus(spec: str) -> tuple[Path, dict]:
             tar.extractall(work, filter="data")
         shutil.move(str(work / "package"), str(root))
         shutil.rmtree(work)
-        for built in ("dist", "lib", "esm", "cjs", "build"):
-            if (root / built).is_dir() and (root / "src").is_dir():
-                shutil.rmtree(root / built)
+        if (root / "src").is_dir():  # keep the sources: built output (dist/, v4/*.d.cts …) would be read too
+            for entry in root.iterdir():
+                if entry.name not in ("src", "package.json") and not entry.name.startswith("tsconfig"):
+                    shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
         if not (root / "tsconfig.json").exists():
-            (root / "tsconfig.json").write_text(json.dumps(TSCONFIG, indent=2) + "\n")
+            config = json.loads(json.dumps(TSCONFIG))
+            if (root / "src").is_dir():
+                # the package importing itself by name (`from "zod/v4"` in its tests) reaches its
+                # sources, as in its own repository (package.json "exports" name the built files)
+                config["compilerOptions"]["paths"] = {name: ["./src/index.ts"],
+                                                      f"{name}/*": ["./src/*", "./src/*/index.ts"]}
+            (root / "tsconfig.json").write_text(json.dumps(config, indent=2) + "\n")
         marker.write_text(spec)
     return root, corpus_meta(root, "typescript", name=name, version=version)
 

@@ -267,7 +267,7 @@ class CodeGraph:
 
 
 def _token_name(refs, token) -> tuple:
-    if isinstance(token, tuple) and token and token[0] in ("o", "e", "s"):
+    if isinstance(token, tuple) and token and token[0] in ("o", "e", "s", "w"):
         return (token[0],) + tuple(_token_name(refs, t) for t in token[1:])
     if not isinstance(token, tuple) or len(token) != 2 or not isinstance(token[1], int) \
             or token[0] == "i" or not 0 <= token[1] < len(refs):

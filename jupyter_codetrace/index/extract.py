@@ -250,6 +250,10 @@ class _Extraction:
         for d, raw in zip(defs, self._raw_definitions):
             if raw.get("value") is not None:
                 d.value = self._token(raw["value"])
+            for field, kind in (("item", "s"), ("entered", "w")):  # `for x in xs`, `with cm as x`
+                if raw.get(field) is not None:
+                    token = self._token(raw[field])
+                    d.value = (kind, token) if token is not None else None
             d.extends = tuple(self._token(n) for n in raw.get("extends", ()))
             d.implements = tuple(self._token(n) for n in raw.get("implements", ()))
             if raw.get("qualifier") is not None:
@@ -274,7 +278,8 @@ class _Extraction:
         for cap, field in (("definition.params", "params"), ("definition.returns", "returns"),
                            ("definition.generics", "generics"), ("definition.body", "body"),
                            ("definition.type", "type"), ("definition.default", "default"),
-                           ("definition.value", "value"), ("definition.receiver", "receiver")):
+                           ("definition.value", "value"), ("definition.receiver", "receiver"),
+                           ("definition.item", "item"), ("definition.entered", "entered")):
             if cap in caps and raw.get(field) is None:
                 raw[field] = caps[cap][0]
         for cap, field in (("definition.extends", "extends"), ("definition.implements", "implements")):

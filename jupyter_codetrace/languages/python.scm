@@ -50,13 +50,14 @@
   right: (_)? @definition.value) @definition.field
 
 ; Loop variables, `with … as x`, `except … as e`, comprehension variables, walrus.
-(for_statement left: (identifier) @name @definition.variable)
+(for_statement left: (identifier) @name @definition.variable right: (_) @definition.item)
 (for_statement left: (pattern_list (identifier) @name @definition.variable))
 (for_statement left: (tuple_pattern (identifier) @name @definition.variable))
-(for_in_clause left: (identifier) @name @definition.variable)
+(for_in_clause left: (identifier) @name @definition.variable right: (_) @definition.item)
 (for_in_clause left: (pattern_list (identifier) @name @definition.variable))
 (for_in_clause left: (tuple_pattern (identifier) @name @definition.variable))
 (as_pattern alias: (as_pattern_target (identifier) @name @definition.variable))
+(with_item value: (as_pattern (_) @definition.entered alias: (as_pattern_target (identifier) @name @definition.variable)))
 (named_expression name: (identifier) @name value: (_) @definition.value) @definition.variable
 
 ; Documentation and decoration.

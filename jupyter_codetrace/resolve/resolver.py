@@ -570,7 +570,21 @@ class Resolver:
             return None
         if token == ("b",):
             return _Type("builtin")
-        if token[0] in ("e", "s", "i"):
+        if token[0] == "s":
+            # An item of a container typed `list[Row]` / `dict[str, Row]`: annotations are read
+            # for the first project class they name, so the container's type is its items' type.
+            return self.infer(path, token[1], depth + 1)
+        if token[0] == "w":  # `with cm as x`: what cm's `__enter__` returns (itself, unannotated)
+            manager = self.infer(path, token[1], depth + 1)
+            if manager is None or manager.kind != "instance" or manager.symbol is None:
+                return None
+            for name in ("__enter__", "__aenter__"):
+                enter = self.class_member(manager.symbol, name)
+                d = self.definition(enter)
+                if d is not None and d.returns_span:
+                    return self.type_of_annotation(enter, d.returns_span, d.returns, depth + 1)
+            return manager
+        if token[0] in ("e", "i"):
             return _Type("builtin") if token[0] == "e" else None  # a literal container; value flow's
         if token[0] == "o":  # `a or b`: the first alternative whose type is known
             for alternative in token[1:]:
