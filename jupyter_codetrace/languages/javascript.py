@@ -27,4 +27,5 @@ SPEC = LanguageSpec(
     is_public=_is_public,
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_module,
+    namespace_import_is_definition=True,
 )

@@ -85,6 +85,9 @@ class LanguageSpec:
     global_module_names: bool = False
     # Inside an out-of-line member (`void Foo::bar() { x; }`) bare names also find Foo's members.
     implicit_members: bool = False
+    # TypeScript/JavaScript: go-to-definition of a name bound by `import * as ns` answers that
+    # binding (as TypeScript's language service does); the module is named in the answer.
+    namespace_import_is_definition: bool = False
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

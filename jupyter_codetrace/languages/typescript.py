@@ -345,6 +345,7 @@ SPEC = LanguageSpec(
     doc_comment_prefixes=("/**",),
     declaration_suffixes=(".d.ts", ".d.mts", ".d.cts"),
     resolve_module=resolve_module,
+    namespace_import_is_definition=True,
 )
 
 TSX_SPEC = LanguageSpec(
@@ -362,4 +363,5 @@ TSX_SPEC = LanguageSpec(
     is_public=_is_public,
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_module,
+    namespace_import_is_definition=True,
 )

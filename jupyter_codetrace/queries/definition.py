@@ -57,7 +57,38 @@ def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="de
             message += f" Names on that line: {', '.join(names)}." if names else " That line names nothing."
             return DefinitionResult("reference_not_found", symbol, mode, message,
                                     tuple({"name": n} for n in names))
+        alias = _namespace_alias(ctx, path, symbol, located) if mode == "definition" else None
+        if alias is not None:
+            return alias
         return _answer(ctx, symbol, mode, located.resolution)
+
+
+def _namespace_alias(ctx: QueryContext, path: str, symbol: str, located: Located) -> DefinitionResult | None:
+    """`import * as ns from './m.js'`, then `ns.x`: where `ns` is defined is that import (the
+    module itself is named in the answer's message and chain)."""
+    resolution = located.resolution
+    view = ctx.resolver.view(path)
+    if resolution.status != "found" or resolution.target is None or not resolution.target.is_module \
+            or not view.spec.namespace_import_is_definition or located.usage == "import":
+        return None
+    name = symbol.split(".")[-1]
+    bound = [imp for imp in view.facts.imports if imp.kind == "namespace" and imp.local == name
+             and (imp.line, imp.column) <= (located.line, located.column)]
+    if not bound:
+        return None
+    imp = bound[-1]
+    lines = ctx.source_lines(path)
+    module = resolution.target.path
+    cell, shown_line = ctx.cell_position(path, imp.line)
+    return DefinitionResult(
+        "found", symbol, "definition", name=name, kind="module", language=view.facts.language, file=path,
+        line=shown_line, column=imp.column, end_line=shown_line, end_column=imp.column + len(name),
+        path=(name,), qualified_name=module, code=lines[imp.line - 1] if 0 < imp.line <= len(lines) else None,
+        exported=False, resolved_from=({"file": path, "via": imp.statement},), resolution="import",
+        mode_resolution="exact", cell=cell,
+        message=f"`{name}` is the namespace import of `{module}` (the module's card: go to `{module}`).",
+        candidates=({"file": module, "line": 1, "column": 1, "kind": "module", "name": module},),
+    )
 
 
 def _answer(ctx: QueryContext, symbol: str, mode: str, resolution: Resolution) -> DefinitionResult:
