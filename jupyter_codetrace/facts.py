@@ -51,6 +51,7 @@ class Definition:
     implements: tuple[Token, ...] = ()
     qualifier: Token = None     # the type an out-of-line member belongs to (C++ `Foo::`, Go receiver, Rust impl)
     returned: tuple[Token, ...] = ()   # what its `return` statements give (value flow of functions)
+    alternatives: tuple[Token, ...] = ()   # a union type alias's members (`type R = A | B`): where its members are
 
 
 @dataclass(slots=True)

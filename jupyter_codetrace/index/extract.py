@@ -256,6 +256,7 @@ class _Extraction:
                     d.value = (kind, token) if token is not None else None
             d.extends = tuple(self._token(n) for n in raw.get("extends", ()))
             d.implements = tuple(self._token(n) for n in raw.get("implements", ()))
+            d.alternatives = tuple(self._token(n) for n in raw.get("alternatives", ()))
             if raw.get("qualifier") is not None:
                 d.qualifier = self._token(raw["qualifier"])
         self.facts.imports = [imp for caps in imports if (imp := self._import(caps))]
@@ -282,7 +283,8 @@ class _Extraction:
                            ("definition.item", "item"), ("definition.entered", "entered")):
             if cap in caps and raw.get(field) is None:
                 raw[field] = caps[cap][0]
-        for cap, field in (("definition.extends", "extends"), ("definition.implements", "implements")):
+        for cap, field in (("definition.extends", "extends"), ("definition.implements", "implements"),
+                           ("definition.alternative", "alternatives")):
             for node in caps.get(cap, ()):
                 seen = raw.setdefault(field, [])
                 if all(n.start_byte != node.start_byte for n in seen):

@@ -54,6 +54,7 @@ CAPTURES: dict[str, str] = {
     "definition.default": "a parameter's default value",
     "definition.value": "the value assigned to a variable/field (drives type inference)",
     "definition.extends": "a base class / extended type expression (one per match)",
+    "definition.alternative": "one member of a union type alias (`type R = A | B`): members of R are looked up in A, then B",
     "definition.implements": "an implemented interface expression (one per match)",
     "definition.item": "what a loop variable takes its items from (`for x in ITEMS`): its value is an item of that",
     "definition.entered": "the context manager of `with CM as x`: x is what CM's `__enter__` gives",

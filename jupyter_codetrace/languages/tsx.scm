@@ -252,6 +252,15 @@
   name: [(property_identifier) (private_property_identifier)] @name
   type: (type_annotation (function_type return_type: (_) @definition.returns))) @definition.property
 
+; `type R = A & B` has A's and B's members (it is a subtype of both); `type R = A | B` looks
+; its members up in A, then B (it is a supertype of both: no EXTENDS edge).
+(type_alias_declaration name: (type_identifier) @name
+  value: (intersection_type [(type_identifier) @definition.extends (generic_type name: (type_identifier) @definition.extends)])) @definition.type_alias
+(type_alias_declaration name: (type_identifier) @name
+  value: (union_type [(type_identifier) @definition.alternative (generic_type name: (type_identifier) @definition.alternative)])) @definition.type_alias
+(type_alias_declaration name: (type_identifier) @name
+  value: (union_type (union_type [(type_identifier) @definition.alternative (generic_type name: (type_identifier) @definition.alternative)]))) @definition.type_alias
+
 ; Type parameters bind in the function/method that declares them; a class's, interface's or
 ; alias's bind in the enclosing scope (the declaration opens no scope of its own around them).
 (type_parameter name: (type_identifier) @name) @definition.type_alias

@@ -64,15 +64,16 @@ def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="de
 
 
 def _namespace_alias(ctx: QueryContext, path: str, symbol: str, located: Located) -> DefinitionResult | None:
-    """`import * as ns from './m.js'`, then `ns.x`: where `ns` is defined is that import (the
-    module itself is named in the answer's message and chain)."""
+    """`import * as ns from './m.js'`, then `ns.x`: where `ns` is defined is that import binding
+    (``LanguageSpec.namespace_import_is_definition``); the module is named in the message and
+    offered as a candidate to go on to."""
     resolution = located.resolution
     view = ctx.resolver.view(path)
-    if resolution.status != "found" or resolution.target is None or not resolution.target.is_module \
-            or not view.spec.namespace_import_is_definition or located.usage == "import":
+    if not view.spec.namespace_import_is_definition or located.usage == "import" \
+            or resolution.status != "found" or resolution.target is None or not resolution.target.is_module:
         return None
     name = symbol.split(".")[-1]
-    bound = [imp for imp in view.facts.imports if imp.kind == "namespace" and imp.local == name
+    bound = [imp for imp in view.facts.imports if imp.local == name and imp.kind == "namespace"
              and (imp.line, imp.column) <= (located.line, located.column)]
     if not bound:
         return None
@@ -85,8 +86,7 @@ def _namespace_alias(ctx: QueryContext, path: str, symbol: str, located: Located
         line=shown_line, column=imp.column, end_line=shown_line, end_column=imp.column + len(name),
         path=(name,), qualified_name=module, code=lines[imp.line - 1] if 0 < imp.line <= len(lines) else None,
         exported=False, resolved_from=({"file": path, "via": imp.statement},), resolution="import",
-        mode_resolution="exact", cell=cell,
-        message=f"`{name}` is the namespace import of `{module}` (the module's card: go to `{module}`).",
+        mode_resolution="exact", cell=cell, message=f"`{name}` is the namespace import of `{module}`.",
         candidates=({"file": module, "line": 1, "column": 1, "kind": "module", "name": module},),
     )
 

@@ -230,7 +230,8 @@ class Resolver:
                 cls = self.enclosing_class(path, ref.container)
                 if cls is not None:
                     return Resolution("found", cls, "member")
-            return self.resolve_name(path, ref.scope, ref.name, ref.start_byte, depth)
+            found = self.resolve_name(path, ref.scope, ref.name, ref.start_byte, depth)
+            return self.as_type(found) if ref.usage == "type-ref" else found
         if ref.receiver == ("b",):
             return Resolution("builtin")
         owner = self.infer(path, ref.receiver, depth + 1)
@@ -469,6 +470,20 @@ class Resolver:
             return Resolution("found", Symbol(f"{prefix}{name}"), "import")
         return Resolution("not_found")
 
+    def as_type(self, found: Resolution) -> Resolution:
+        """A name read as a type names the type where a value of the same name shares its scope
+        (TypeScript's `interface X {}` beside `const X = …`: two declaration spaces)."""
+        d = self.definition(found.target) if found.status == "found" and found.target is not None else None
+        if d is None or d.kind in CLASS_KINDS:
+            return found
+        view = self.view(found.target.path)
+        defs = view.facts.definitions
+        for i in view.named(d.name):
+            if defs[i].kind in CLASS_KINDS and defs[i].scope == d.scope and defs[i].container == d.container:
+                return Resolution("found", Symbol(found.target.path, i), found.kind, found.candidates,
+                                  found.resolved_from, found.via)
+        return found
+
     # ------------------------------------------------------------------ members and types
     def enclosing_class(self, path: str, container: int) -> Symbol | None:
         view = self.view(path)
@@ -481,7 +496,7 @@ class Resolver:
             container = defs[container].container
         return None
 
-    def class_member(self, cls: Symbol, name: str, skip_self: bool = False) -> Symbol | None:
+    def class_member(self, cls: Symbol, name: str, skip_self: bool = False, _depth: int = 0) -> Symbol | None:
         for klass in self.mro(cls)[1 if skip_self else 0:]:
             view = self.view(klass.path)
             indices = view.members.get(klass.index, {}).get(name) if view else None
@@ -493,6 +508,14 @@ class Resolver:
             found = self.extension_members(klass).get(name)
             if found is not None:
                 return found
+        d = self.definition(cls)
+        for token in d.alternatives if d is not None and not skip_self and _depth < 8 else ():
+            alternative = self.infer(cls.path, token, 1)  # `type R = A | B`: A's member, else B's
+            if alternative is not None and alternative.symbol is not None and not alternative.symbol.is_module \
+                    and alternative.symbol != cls:
+                found = self.class_member(alternative.symbol, name, _depth=_depth + 1)
+                if found is not None:
+                    return found
         return None
 
     def extension_members(self, cls: Symbol) -> dict[str, Symbol]:
@@ -661,7 +684,7 @@ class Resolver:
             if refs[i].receiver is not False and refs[i].receiver is not None \
                     and not (refs[i].receiver[0] == "r" and refs[refs[i].receiver[1]].start_byte >= span[0]):
                 continue  # a member of something outside the annotation; `ns::Type`/`mod.Class` count
-            found = self.resolve_reference(symbol.path, i)
+            found = self.as_type(self.resolve_reference(symbol.path, i))
             if found.status == "found" and found.target is not None and not found.target.is_module:
                 d = self.definition(found.target)
                 if d is not None and d.kind in CLASS_KINDS:
