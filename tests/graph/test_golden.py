@@ -74,7 +74,7 @@ def test_dot_of_a_path_has_clusters_labels_and_styles():
     assert dot.startswith("digraph codetrace {") and dot.rstrip().endswith("}")
     assert 'label="shop/pricing.py"' in dot and "subgraph cluster_" in dot
     assert '"main.py#main" -> "shop/orders.py#place_order" [label="CALLS"' in dot
-    name_only = _project("graph_py").call_graph(include_name_matches=True).to_dot()
+    name_only = _project("ts_app").call_graph(include_name_matches=True).to_dot()
     assert "style=dashed" in name_only  # name-matched edges are drawn dashed
 
 
