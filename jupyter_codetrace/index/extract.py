@@ -434,7 +434,9 @@ class _Extraction:
     def _signature(self, raw: dict, d: Definition) -> str:
         params = raw.get("params")
         if params is not None:
-            end = raw["returns"].end_byte if raw.get("returns") is not None else params.end_byte
+            returns = raw.get("returns")
+            # `(a, b) -> T` when the return type follows the parameters; C/Java write it first
+            end = returns.end_byte if returns is not None and returns.start_byte > params.start_byte else params.end_byte
             text = self.source[params.start_byte : end].decode("utf-8", "replace")
             if d.generics:
                 text = d.generics + text

@@ -7,6 +7,10 @@
 (function_definition
   declarator: (function_declarator declarator: (identifier) @name parameters: (_) @definition.params)
   body: (_) @definition.body) @definition.function
+; the declared return type (`struct order make_order(...)`), merged into the definition above
+(function_definition
+  type: (_) @definition.returns
+  declarator: (function_declarator declarator: (identifier) @name)) @definition.function
 (function_definition
   declarator: (pointer_declarator
     declarator: [(function_declarator declarator: (identifier) @name parameters: (_) @definition.params)

@@ -10,6 +10,10 @@
     declarator: [(identifier) (field_identifier)] @name
     parameters: (_) @definition.params)
   body: (_) @definition.body) @definition.function
+; the declared return type (`Order make_order(...)`), merged into the definition above
+(function_definition
+  type: (_) @definition.returns
+  declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name)) @definition.function
 (function_definition
   declarator: (function_declarator
     declarator: (qualified_identifier

@@ -16,12 +16,12 @@
 (annotation_type_declaration name: (identifier) @name) @definition.interface
 
 (method_declaration
-  type: (_) @_type
+  type: (_) @definition.returns
   name: (identifier) @name
   parameters: (_) @definition.params
   body: (_) @definition.body) @definition.method
 (method_declaration
-  type: (_) @definition.type
+  type: (_) @definition.returns
   name: (identifier) @name
   parameters: (_) @definition.params
   !body) @definition.method @declaration
