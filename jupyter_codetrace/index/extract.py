@@ -32,6 +32,7 @@ _MEMBER_OWNER_KINDS = {"class", "interface", "struct", "trait", "enum", "namespa
 _PROPERTY_DECORATORS = {"property", "cached_property", "functools.cached_property"}
 _WHITESPACE = re.compile(r"\s+")
 _SIGNATURE_LIMIT = 400
+_SPLATS = (b"*", b"...")   # `*xs` / `**kw` (Python), `...xs` (JavaScript)
 
 
 def extract_file(path: str, source: bytes, spec: LanguageSpec) -> FileFacts:
@@ -81,7 +82,7 @@ class _Extraction:
         all_names: list[str] | None = None
         self._wrappers: dict[tuple[int, int], tuple[str, tuple]] = {}
         returned: list = []
-        arguments: dict[tuple[int, int], dict] = {}
+        arguments: dict[tuple[int, int], object] = {}
 
         plan = _plan(self.spec)
         for pattern, caps in run_query(self.spec, self.root):
@@ -135,13 +136,7 @@ class _Extraction:
                 returned.extend(caps["returned"])
             elif category == "argument":
                 call = caps["argument.of"][0]
-                node = (caps.get("argument") or caps.get("argument.splat"))[0]
-                entry = arguments.setdefault((call.start_byte, call.end_byte), {}).setdefault(
-                    (node.start_byte, node.end_byte), [node, None, None, False])
-                if "argument.keyword" in caps:
-                    entry[1], entry[2] = self.text(caps["argument.keyword"][0]), caps["argument.value"][0]
-                if "argument.splat" in caps:
-                    entry[3] = True
+                arguments[(call.start_byte, call.end_byte)] = caps["argument.list"][0]
             elif category == "import":
                 imports.append(caps)
                 node = caps["import"][0]
@@ -230,16 +225,22 @@ class _Extraction:
                 scope = self._innermost_scope(call.start_byte)
                 self.facts.indirect_calls.append((token, line, column, self._container_of(scope)))
                 call_map[(call.start_byte, call.end_byte)] = ("i", len(self.facts.indirect_calls) - 1)
-        comment_spans = {(c.start_byte, c.end_byte) for c in comments}
-        for call_span, found in arguments.items():
+        for call_span, argument_list in arguments.items():
             token = call_map.get(call_span)
-            if token is None or token[0] not in ("c", "n"):
+            if token is None or token[0] not in ("c", "n") or argument_list.named_child_count == 0:
                 continue
             passed = []
-            for span, (node, keyword, value, splat) in sorted(found.items()):
-                if span in comment_spans:
-                    continue
-                passed.append((keyword, None if splat else self._token(value if keyword else node), splat))
+            for node in argument_list.named_children:
+                if node.is_extra:
+                    continue  # a comment
+                # a keyword argument has a name and a value (`key=value`); `*xs`, `**kw`, `...xs`
+                # make later positions unknown
+                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+                splat = self.source.startswith(_SPLATS, node.start_byte)
+                if name is not None and value is not None:
+                    passed.append((self.text(name), self._token(value), False))
+                else:
+                    passed.append((None, None if splat else self._token(node), splat))
             self.facts.call_arguments.append((token[1], tuple(passed)))
         for node in returned:
             scope = self._innermost_scope(node.start_byte)

@@ -139,16 +139,19 @@
 (conditional_expression . (_) @expression.inner . (_) . (_) @expression.inner .) @expression.wrapper
 
 ; ---- value flow: what functions return, what containers hold ------------------------------
-(return_statement (_) @returned)
-(subscript value: (_) @expression.element) @expression.wrapper
-[(list (_)+ @expression.items) (tuple (_)+ @expression.items) (set (_)+ @expression.items)] @expression.wrapper
-(dictionary (pair value: (_) @expression.items)+) @expression.wrapper
+; Only where a value can matter to a call: returns of names and calls, items of containers
+; that are assigned or returned, subscripts that are called, assigned or used as receivers.
+(return_statement [(identifier) (attribute) (call) (subscript) (lambda) (boolean_operator)
+                   (conditional_expression) (parenthesized_expression)] @returned)
+(call function: (subscript value: (_) @expression.element) @expression.wrapper)
+(assignment right: (subscript value: (_) @expression.element) @expression.wrapper)
+(attribute object: (subscript value: (_) @expression.element) @expression.wrapper)
+(for_statement right: (subscript value: (_) @expression.element) @expression.wrapper)
+(assignment right: [(list (_)+ @expression.items) (tuple (_)+ @expression.items) (set (_)+ @expression.items)] @expression.wrapper)
+(assignment right: (dictionary (pair value: (_) @expression.items)+) @expression.wrapper)
+(return_statement [(list (_)+ @expression.items) (tuple (_)+ @expression.items)] @expression.wrapper)
+(return_statement (dictionary (pair value: (_) @expression.items)+) @expression.wrapper)
 
-; Arguments of calls: what flows into the called function's parameters. Every argument is an
-; @argument (its order gives its position); a keyword argument also has its @argument.keyword
-; and @argument.value; `*xs` and `**kw` are @argument.splat (positions after them are unknown).
-(call arguments: (argument_list (_) @argument)) @argument.of
-(call arguments: (argument_list
-  (keyword_argument name: (identifier) @argument.keyword value: (_) @argument.value) @argument)) @argument.of
-(call arguments: (argument_list [(list_splat) (dictionary_splat)] @argument.splat)) @argument.of
-(call arguments: (argument_list (comment) @comment))
+; Arguments of calls: what flows into the called function's parameters (by position, or by
+; keyword: an argument with a `name` and a `value` field).
+(call arguments: (argument_list) @argument.list) @argument.of

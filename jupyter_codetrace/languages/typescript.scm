@@ -871,7 +871,5 @@
 (object (pair value: (_) @expression.items)+) @expression.wrapper
 
 ; Arguments of calls: what flows into the called function's parameters (see python.scm).
-(call_expression arguments: (arguments (_) @argument)) @argument.of
-(new_expression arguments: (arguments (_) @argument)) @argument.of
-(call_expression arguments: (arguments (spread_element) @argument.splat)) @argument.of
-(new_expression arguments: (arguments (spread_element) @argument.splat)) @argument.of
+(call_expression arguments: (arguments) @argument.list) @argument.of
+(new_expression arguments: (arguments) @argument.list) @argument.of
