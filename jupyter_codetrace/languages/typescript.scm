@@ -866,9 +866,14 @@
 ; ---- value flow: what functions return, what containers hold ------------------------------
 (return_statement (_) @returned)
 (arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)] @returned)
-(subscript_expression object: (_) @expression.element) @expression.wrapper
-(array (_)+ @expression.items) @expression.wrapper
-(object (pair value: (_) @expression.items)+) @expression.wrapper
+; Only where a value can matter to a call (see python.scm).
+(call_expression function: (subscript_expression object: (_) @expression.element) @expression.wrapper)
+(variable_declarator value: (subscript_expression object: (_) @expression.element) @expression.wrapper)
+(member_expression object: (subscript_expression object: (_) @expression.element) @expression.wrapper)
+(variable_declarator value: (array (_)+ @expression.items) @expression.wrapper)
+(variable_declarator value: (object (pair value: (_) @expression.items)+) @expression.wrapper)
+(return_statement (array (_)+ @expression.items) @expression.wrapper)
+(return_statement (object (pair value: (_) @expression.items)+) @expression.wrapper)
 
 ; Arguments of calls: what flows into the called function's parameters (see python.scm).
 (call_expression arguments: (arguments) @argument.list) @argument.of
