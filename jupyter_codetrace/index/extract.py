@@ -175,6 +175,11 @@ class _Extraction:
         pending: list[tuple[Reference, object, bool]] = []
         type_regions = _merge(type_regions)
         region_starts = [s for s, _ in type_regions]
+        # References come in position order: their scopes are found by one sweep over the
+        # (position-ordered, nested) scopes instead of a search each.
+        scopes = self.facts.scopes
+        open_scopes, next_scope = [0], 1
+        container_of: dict[int, int] = {}
         for span in sorted(references):
             if span in name_spans or span in ignored or span in excluded_spans:
                 continue
@@ -191,8 +196,19 @@ class _Extraction:
             elif span in type_refs or _inside(type_regions, region_starts, span[0]):
                 usage = "type-ref"
             ref = Reference(self.text(name), line, column, span[0], usage)
-            ref.scope = self._innermost_scope(span[0])
-            ref.container = self._container_of(ref.scope)
+            at = span[0]
+            while next_scope < len(scopes) and scopes[next_scope].start_byte <= at:
+                while len(open_scopes) > 1 and scopes[open_scopes[-1]].end_byte <= scopes[next_scope].start_byte:
+                    open_scopes.pop()
+                open_scopes.append(next_scope)
+                next_scope += 1
+            while len(open_scopes) > 1 and scopes[open_scopes[-1]].end_byte <= at:
+                open_scopes.pop()
+            ref.scope = scope = open_scopes[-1]
+            container = container_of.get(scope)
+            if container is None:
+                container = container_of[scope] = self._container_of(scope)
+            ref.container = container
             expr = expression if expression is not None else name
             ref.expr_start, ref.expr_end = expr.start_byte, expr.end_byte
             expr_map[(expr.start_byte, expr.end_byte)] = len(refs)
