@@ -104,6 +104,9 @@ class _Extraction:
                 self._collect_definition(definitions, detail, caps)
             elif category == "call":
                 calls.append((caps["call"][0], caps["call.callee"][0], "call.new" in caps))
+                if "call.arguments" in caps:
+                    call = caps["call"][0]
+                    arguments[(call.start_byte, call.end_byte)] = caps["call.arguments"][0]
             elif category == "mark":
                 target = {"reference.write": writes, "reference.type": type_refs, "ignore": ignored}[detail]
                 for node in caps[detail]:
@@ -134,9 +137,6 @@ class _Extraction:
                         break
             elif category == "returned":
                 returned.extend(caps["returned"])
-            elif category == "argument":
-                call = caps["argument.of"][0]
-                arguments[(call.start_byte, call.end_byte)] = caps["argument.list"][0]
             elif category == "import":
                 imports.append(caps)
                 node = caps["import"][0]
@@ -257,7 +257,8 @@ class _Extraction:
                     passed.append((self.text(name), self._token(value), False))
                 else:
                     passed.append((None, None if splat else self._token(node), splat))
-            self.facts.call_arguments.append((token[1], tuple(passed)))
+            if any(t is not None and t != ("b",) for _, t, _ in passed):  # something that can name a function
+                self.facts.call_arguments.append((token[1], tuple(passed)))
         for node in returned:
             scope = self._innermost_scope(node.start_byte)
             owner = self._container_of(scope)
@@ -642,8 +643,6 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("scope", next(iter(names & set(_SCOPE_KEYS)))))
         elif names & {"declare.global", "declare.nonlocal"}:
             plan.append(("declare", next(iter(names & {"declare.global", "declare.nonlocal"}))))
-        elif "argument.of" in names:
-            plan.append(("argument", None))
         elif "returned" in names:
             plan.append(("returned", None))
         elif "expression.wrapper" in names:

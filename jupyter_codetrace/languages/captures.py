@@ -89,14 +89,13 @@ CAPTURES: dict[str, str] = {
     "expression.cast": "the type inside @expression.wrapper that its value is declared to have (`x as T`)",
     "expression.element": "the container inside @expression.wrapper whose item it is (`x[k]`)",
     "expression.items": "the items of a literal container @expression.wrapper (list, tuple, dict values)",
-    "argument.of": "a call whose arguments are read for value flow into parameters (pair with @argument.list)",
-    "argument.list": "the argument list of @argument.of: its children in order give positions; one with `name` and `value` fields is a keyword argument",
     "returned": "an expression a `return` statement gives (value flow of functions)",
     "type.region": "a type annotation node: references inside it are type references",
     "ignore": "an identifier that names nothing (a keyword argument's name)",
     # --- Calls -----------------------------------------------------------------------------
     "call": "a call expression",
     "call.callee": "the called expression of @call",
+    "call.arguments": "the argument list of @call: its children in order give positions (one with `name` and `value` fields is a keyword argument); read for value flow into parameters",
     "call.new": "a constructor call expression (`new X()`); pair with @call.callee",
     # --- Imports / exports -----------------------------------------------------------------
     "import": "an import statement / require call (the span of the whole import)",

@@ -439,8 +439,8 @@
 
 ; ================================================================ Calls
 
-(call_expression function: (_) @call.callee) @call
-(new_expression constructor: (_) @call.callee) @call @call.new
+(call_expression function: (_) @call.callee arguments: (_)? @call.arguments) @call
+(new_expression constructor: (_) @call.callee arguments: (_)? @call.arguments) @call @call.new
 
 ; ================================================================ Imports
 
@@ -591,9 +591,6 @@
 (return_statement (array (_)+ @expression.items) @expression.wrapper)
 (return_statement (object (pair value: (_) @expression.items)+) @expression.wrapper)
 
-; Arguments of calls: what flows into the called function's parameters (see python.scm).
-(call_expression arguments: (arguments) @argument.list) @argument.of
-(new_expression arguments: (arguments) @argument.list) @argument.of
 
 ; ================================================================ JSX
 

@@ -110,7 +110,7 @@
 
 ; ---------------------------------------------------------------- Calls
 
-(call function: (_) @call.callee) @call
+(call function: (_) @call.callee arguments: (_)? @call.arguments) @call
 ; `@dec` calls dec with the function below it (`@dec(…)` is a call already)
 (decorator [(identifier) (attribute)] @call.callee) @call
 
@@ -152,6 +152,3 @@
 (return_statement [(list (_)+ @expression.items) (tuple (_)+ @expression.items)] @expression.wrapper)
 (return_statement (dictionary (pair value: (_) @expression.items)+) @expression.wrapper)
 
-; Arguments of calls: what flows into the called function's parameters (by position, or by
-; keyword: an argument with a `name` and a `value` field).
-(call arguments: (argument_list) @argument.list) @argument.of
