@@ -361,7 +361,6 @@ KNOWN_GAPS = {
     "js_app/src/format.js:12:def": "a name inside `module.exports = { … }` is an export, not a reference",
     "js_app/src/main.js:23:def": "`require()` of a module whose `module.exports = X` should bind X, not the module",
     "js_app/src/main.js:23:kind": "same as main.js:23:def",
-    "ts_app/src/reports.ts:5:59:def": "callback parameters are not typed from the array element type (`users.map(u => u.name)`)",
 }
 
 
