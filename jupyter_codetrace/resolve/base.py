@@ -1,0 +1,142 @@
+"""The vocabulary of resolution: symbols, resolutions, inferred types, a file's lookup tables.
+
+Shared by the parts of the resolver (``scopes``, ``imports``, ``members``, ``types``,
+``candidates``) and by the stages after it, which import these names from ``resolver``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_right
+from dataclasses import dataclass, field
+
+from ..facts import FileFacts
+from ..languages.spec import LanguageSpec
+
+CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type"})
+MEMBER_OWNER_KINDS = CLASS_KINDS | {"impl", "namespace", "module"}
+_VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "parameter", "enum_member"})
+_CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
+_MERGED_KINDS = frozenset({"interface", "namespace"})
+_MAX_DEPTH = 24          # import chains and inference steps; deeper is almost surely a cycle
+_MAX_CANDIDATES = 8
+_END = 1 << 60           # "after everything": what a module finally binds
+
+
+@dataclass(frozen=True, slots=True)
+class Symbol:
+    """A definition (``index`` into the file's definitions) or a whole module (``index == -1``)."""
+
+    path: str
+    index: int = -1
+
+    @property
+    def is_module(self) -> bool:
+        return self.index < 0
+
+
+@dataclass(slots=True)
+class Resolution:
+    status: str                                     # found | builtin | unresolved | not_found
+    target: Symbol | None = None
+    kind: str = "scope"                             # scope | import | member | inferred | name-only
+    candidates: list[Symbol] = field(default_factory=list)
+    resolved_from: list[tuple[str, str]] = field(default_factory=list)
+    via: str | None = None                          # the import an unresolved name came through
+
+    def with_chain(self, step: tuple[str, str]) -> "Resolution":
+        return Resolution(self.status, self.target, "import" if self.kind == "scope" else self.kind,
+                          self.candidates, [step] + self.resolved_from, self.via)
+
+
+_UNKNOWN = Resolution("not_found")
+_NO_VIEW = object()
+
+
+@dataclass(frozen=True, slots=True)
+class InferredType:
+    kind: str            # instance | class | module | builtin | super
+    symbol: Symbol | None = None
+
+
+class FileView:
+    """A file's facts with the lookup tables resolution needs, built once per generation."""
+
+    __slots__ = ("facts", "spec", "bindings", "stars", "ref_starts", "members", "extensions", "_by_name",
+                 "_first_params")
+
+    def __init__(self, facts: FileFacts, spec: LanguageSpec):
+        self.facts, self.spec = facts, spec
+        bindings: dict[int, dict[str, list]] = {}
+        members: dict[int, dict[str, list[int]]] = {}
+        for i, d in enumerate(facts.definitions):
+            if d.scope >= 0:
+                # A variable's own value cannot see it (`x = x + 1` reads the previous x).
+                blind_until = d.end_byte if d.kind in _VALUE_KINDS else -1
+                bindings.setdefault(d.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i, blind_until))
+            if d.container >= 0 and d.kind != "parameter":
+                members.setdefault(d.container, {}).setdefault(d.name, []).append(i)
+            if spec.namespace_members_visible:
+                # C++: a namespace's members are also seen from around it (and from other
+                # files through `#include`), as the namespace is reopened wherever it is used.
+                inner = d
+                while inner.container >= 0 and inner.scope >= 0:
+                    outer = facts.definitions[inner.container]
+                    if outer.kind not in ("namespace", "module") or outer.own_scope != inner.scope or outer.scope < 0:
+                        break
+                    bindings.setdefault(outer.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i, -1))
+                    inner = outer
+        stars: dict[int, list[int]] = {}
+        for j, imp in enumerate(facts.imports):
+            if imp.kind == "star":
+                stars.setdefault(imp.scope, []).append(j)
+            elif imp.local:
+                bindings.setdefault(imp.scope, {}).setdefault(imp.local, []).append((imp.start_byte, "i", j, -1))
+        for table in bindings.values():
+            for entries in table.values():
+                entries.sort()
+        self.bindings, self.stars, self.members = bindings, stars, members
+        self.extensions = [i for i, d in enumerate(facts.definitions) if d.qualifier]
+        self.ref_starts = [r.start_byte for r in facts.references]
+        self._by_name: dict[str, list[int]] | None = None
+        self._first_params: dict[int, int] | None = None
+
+    def named(self, name: str) -> list[int]:
+        """Indices of the definitions called ``name``."""
+        if self._by_name is None:
+            self._by_name = {}
+            for i, d in enumerate(self.facts.definitions):
+                self._by_name.setdefault(d.name, []).append(i)
+        return self._by_name.get(name, [])
+
+    def first_parameter(self, scope: int) -> int | None:
+        """The first parameter bound in function scope ``scope`` (``self`` of a method)."""
+        if self._first_params is None:
+            self._first_params = {}
+            for i, d in enumerate(self.facts.definitions):
+                if d.kind == "parameter":
+                    self._first_params.setdefault(d.scope, i)
+        return self._first_params.get(scope)
+
+
+class Recording:
+    __slots__ = ("stack", "read", "keep")
+
+    def __init__(self, stack: list[set[str]], keep: bool = True):
+        self.stack, self.read, self.keep = stack, set(), keep
+
+    def __enter__(self) -> set[str]:
+        self.stack.append(self.read)
+        return self.read
+
+    def __exit__(self, *exc) -> None:
+        self.stack.pop()
+        if self.keep:
+            self.stack[-1].update(self.read)
+
+
+def nearest_binding(entries: list, at: int):
+    """The binding in effect at byte ``at``: the last one before it, else the first after it."""
+    i = bisect_right(entries, (at, "~", 1 << 62, 0)) - 1
+    while i >= 0 and entries[i][3] > at:  # skip a variable whose own value holds `at`
+        i -= 1
+    return entries[i] if i >= 0 else entries[0]

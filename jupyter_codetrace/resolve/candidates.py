@@ -1,0 +1,66 @@
+"""The name-only fallback: same-named definitions, best first, honestly labelled.
+
+A part of ``Resolver`` (resolve/resolver.py), which combines them; methods call each other
+through ``self``.
+"""
+
+from __future__ import annotations
+
+from .base import MEMBER_OWNER_KINDS, _MAX_CANDIDATES, Symbol, Resolution, Recording
+
+__all__ = ["NameCandidates"]
+
+
+class NameCandidates:
+    """The name-only fallback."""
+
+    def name_only(self, name: str, from_path: str, members: bool, external_base: bool = False) -> Resolution:
+        """No resolution: the same-named definitions, best first, honestly labelled."""
+        self._note(f"*name:{name}")
+        with Recording(self._read, keep=False):  # the "*name:" note stands for these reads
+            return self._name_only(name, from_path, members, external_base)
+
+    def _name_only(self, name: str, from_path: str, members: bool, external_base: bool) -> Resolution:
+        candidates = self._same_named_in(from_path, name, members)
+        key = (name, members)
+        others = self._same_name.get(key)
+        if others is None:
+            others = self._same_name[key] = self._same_named(name, members)
+        for symbol in others:
+            if len(candidates) >= _MAX_CANDIDATES:
+                break
+            if symbol.path != from_path:
+                candidates.append(symbol)
+        if not candidates:
+            return Resolution("unresolved" if members or external_base else "not_found")
+        view = self.view(from_path)
+        if members and len(candidates) > 1 and view is not None and view.spec.precise:
+            # A member of an unknown receiver that several types define: a guess would mostly be
+            # wrong (measured: 6 of 29 right on zod, 0 of 8 on rich). Say so, listing them.
+            return Resolution("unresolved", candidates=candidates[:_MAX_CANDIDATES])
+        return Resolution("found", candidates[0], "name-only", candidates[:_MAX_CANDIDATES])
+
+    def _same_named(self, name: str, members: bool) -> list[Symbol]:
+        """The first same-named definitions in path order: enough for any file's candidate list
+        (a common name is defined in hundreds of files; loading them all would cost seconds)."""
+        found: list[Symbol] = []
+        for path in sorted(self.index.defined_in.get(name, ())):
+            found += self._same_named_in(path, name, members)
+            if len(found) > _MAX_CANDIDATES * 2:
+                break
+        return found
+
+    def _same_named_in(self, path: str, name: str, members: bool) -> list[Symbol]:
+        view = self.view(path)
+        if view is None:
+            return []
+        defs = view.facts.definitions
+        found = []
+        for i in view.named(name):
+            d = defs[i]
+            if d.kind == "parameter":
+                continue
+            is_member = d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS
+            if members and is_member or not members and d.scope == 0:
+                found.append(Symbol(path, i))
+        return found

@@ -1,0 +1,131 @@
+"""Imports and exports: what an import binds and what a module exports, through re-export chains.
+
+A part of ``Resolver`` (resolve/resolver.py), which combines them; methods call each other
+through ``self``.
+"""
+
+from __future__ import annotations
+
+from .base import _MAX_DEPTH, _END, Symbol, Resolution
+
+__all__ = ["ImportLookup"]
+
+
+class ImportLookup:
+    """Imports and exports."""
+
+    def follow_import(self, path: str, import_index: int, depth: int = 0) -> Resolution:
+        view = self.view(path)
+        imp = view.facts.imports[import_index]
+        step = (path, imp.statement)
+        if depth > _MAX_DEPTH:
+            return Resolution("unresolved", via=imp.statement)
+        module = imp.module
+        if imp.kind == "dotted":
+            module = imp.module.split(".")[0]
+        targets = self._modules(module, path, view.facts.language)
+        if not targets:
+            return Resolution("unresolved", via=imp.statement)
+        if imp.kind in ("dotted", "module", "namespace"):
+            return Resolution("found", Symbol(targets[0].rstrip("/")), "import", resolved_from=[step])
+        name = "default" if imp.kind == "default" else imp.name
+        if not name:
+            return Resolution("found", Symbol(targets[0].rstrip("/")), "import", resolved_from=[step])
+        for target in targets:
+            found = self.module_member(target, name, depth + 1)
+            if found.status == "found" and found.target is not None:
+                return found.with_chain(step)
+            if found.status in ("builtin", "unresolved"):
+                return Resolution(found.status, via=found.via or imp.statement,
+                                  resolved_from=[step] + found.resolved_from)
+        return Resolution("unresolved", via=imp.statement, resolved_from=[step])
+
+    def module_member(self, module_path: str, name: str, depth: int = 0, star: bool = False) -> Resolution:
+        """``name`` as seen by an importer of the module at ``module_path``."""
+        if depth > _MAX_DEPTH:
+            return Resolution("not_found")
+        if module_path.endswith("/"):  # a namespace package: only submodules
+            return self._submodule(module_path.rstrip("/"), name)
+        view = self.view(module_path)
+        if view is None:
+            return Resolution("not_found")
+        facts, spec = view.facts, view.spec
+        if star and facts.all_names is not None and name not in facts.all_names:
+            return Resolution("not_found")
+        for export in facts.exports:
+            if export.kind == "named" and export.exported_as == name:
+                step = (module_path, export.statement)
+                if export.module is not None:
+                    for target in self._modules(export.module, module_path, facts.language):
+                        found = self.module_member(target, export.name, depth + 1)
+                        if found.status == "found" and found.target is not None:
+                            return found.with_chain(step)
+                    return Resolution("unresolved", via=export.statement)
+                found = self.resolve_name(module_path, 0, export.name, _END, depth + 1)
+                if found.status == "found" and found.kind == "scope":
+                    return Resolution("found", found.target, "import")
+                return found
+            if export.kind == "namespace" and export.exported_as == name and export.module:
+                targets = self._modules(export.module, module_path, facts.language)
+                if targets:
+                    return Resolution("found", Symbol(targets[0].rstrip("/")), "import",
+                                      resolved_from=[(module_path, export.statement)])
+            if export.kind == "default" and name == "default":
+                if export.name:
+                    found = self.resolve_name(module_path, 0, export.name, _END, depth + 1)
+                    if found.status == "found" and found.target is not None:
+                        return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
+                if export.value is not None and export.value[0] == "r" \
+                        and facts.references[export.value[1]].receiver is False:
+                    # `export default api;`: the default export *is* the variable `api`
+                    found = self.resolve_reference(module_path, export.value[1])
+                    if found.status == "found" and found.target is not None:
+                        return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
+                if export.value is not None:
+                    typed = self.infer(module_path, export.value, depth + 1)
+                    if typed is not None and typed.symbol is not None:
+                        return Resolution("found", typed.symbol, "import")
+        entries = view.bindings.get(0, {}).get(name)
+        if entries:
+            for entry in reversed(entries):  # what the module ends up binding
+                if entry[1] == "i" or spec.top_level_is_exported or facts.definitions[entry[2]].exported:
+                    if entry[1] == "i" and module_path in self._modules(
+                            facts.imports[entry[2]].module, module_path, facts.language):
+                        continue  # the module importing from itself (`from .live import Live` in live.py)
+                    found = self._binding(module_path, entry, depth + 1, "scope")
+                    if found.status == "found" and found.target is None:
+                        continue  # a binding that leads nowhere (`from .me import X` in me.py): an earlier one counts
+                    return found if found.kind != "scope" else Resolution("found", found.target, "import")
+        for export in facts.exports:
+            if export.kind == "star" and export.module:
+                for target in self._modules(export.module, module_path, facts.language):
+                    found = self.module_member(target, name, depth + 1, star=True)
+                    if found.status == "found" and found.target is not None:
+                        return found.with_chain((module_path, export.statement))
+        for j in view.stars.get(0, ()):
+            found = self._via_star(module_path, j, name, depth + 1)
+            if found is not None:
+                return found
+        found = self._package_member(module_path, name, depth)
+        if found is not None:
+            return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
+        base = module_path.rsplit("/", 1)[0] if "/" in module_path else ""
+        if module_path.endswith(("__init__.py", "__init__.pyi")):
+            return self._submodule(base, name)
+        return Resolution("not_found")
+
+    def _modules(self, spec: str, importer: str, language: str) -> list[str]:
+        found = self.modules.resolve(spec, importer, language)
+        if not found:
+            self._note("*files")
+        return found
+
+    def _submodule(self, package: str, name: str) -> Resolution:
+        self._note("*files")
+        prefix = f"{package}/" if package else ""
+        for candidate in (f"{prefix}{name}.py", f"{prefix}{name}/__init__.py", f"{prefix}{name}.pyi"):
+            if self.index.has_file(candidate):
+                return Resolution("found", Symbol(candidate), "import")
+        if self.index.has_dir(f"{prefix}{name}"):
+            return Resolution("found", Symbol(f"{prefix}{name}"), "import")
+        return Resolution("not_found")

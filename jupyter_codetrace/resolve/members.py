@@ -1,0 +1,133 @@
+"""Members: of a module, of a class through its MRO and out-of-line definitions (C++ `Foo::bar`, Go receivers, Rust impls), of `this`.
+
+A part of ``Resolver`` (resolve/resolver.py), which combines them; methods call each other
+through ``self``.
+"""
+
+from __future__ import annotations
+
+from .base import CLASS_KINDS, Symbol, Resolution, InferredType, Recording
+
+__all__ = ["MemberLookup"]
+
+
+class MemberLookup:
+    """Members."""
+
+    def _member_of(self, owner: InferredType | None, name: str, path: str, depth: int) -> Resolution:
+        if owner is None:
+            return self.name_only(name, path, members=True)
+        if owner.kind == "builtin":
+            return Resolution("builtin")
+        if owner.kind == "module":
+            found = self.module_member(owner.symbol.path, name, depth + 1)
+            if found.status == "found" and found.target is not None:
+                return Resolution("found", found.target, "member", found.candidates, found.resolved_from)
+            return found if found.status != "not_found" else self.name_only(name, path, members=True)
+        start_after_self = owner.kind == "super"
+        found = self.class_member(owner.symbol, name, skip_self=start_after_self)
+        if found is not None:
+            return Resolution("found", found, "member")
+        return self.name_only(name, path, members=True, external_base=self._has_external_base(owner.symbol))
+
+    def enclosing_class(self, path: str, container: int) -> Symbol | None:
+        view = self.view(path)
+        defs = view.facts.definitions
+        while container >= 0:
+            if defs[container].kind in CLASS_KINDS:
+                return Symbol(path, container)
+            if defs[container].qualifier:
+                return self.qualifier_class(path, container)
+            container = defs[container].container
+        return None
+
+    def class_member(self, cls: Symbol, name: str, skip_self: bool = False, _depth: int = 0) -> Symbol | None:
+        for klass in self.mro(cls)[1 if skip_self else 0:]:
+            view = self.view(klass.path)
+            indices = view.members.get(klass.index, {}).get(name) if view else None
+            if indices:
+                defs = view.facts.definitions
+                # A member declared in the class body beats one assigned in a method.
+                best = min(indices, key=lambda i: (defs[i].scope < 0, defs[i].declaration, i))
+                return Symbol(klass.path, best)
+            found = self.extension_members(klass).get(name)
+            if found is not None:
+                return found
+        d = self.definition(cls)
+        for token in d.alternatives if d is not None and not skip_self and _depth < 8 else ():
+            alternative = self.infer(cls.path, token, 1)  # `type R = A | B`: A's member, else B's
+            if alternative is not None and alternative.symbol is not None and not alternative.symbol.is_module \
+                    and alternative.symbol != cls:
+                found = self.class_member(alternative.symbol, name, _depth=_depth + 1)
+                if found is not None:
+                    return found
+        return None
+
+    def extension_members(self, cls: Symbol) -> dict[str, Symbol]:
+        """Members defined outside the type's body: C++ `Foo::bar() {}`, Go methods with a
+        `Foo` receiver, Rust `impl Foo { … }` blocks. Found through the files naming Foo."""
+        d = self.definition(cls)
+        if d is None:
+            return {}
+        self._note(f"*name:{d.name}")  # any file naming the type may add members to it
+        cached = self._extensions.get(cls)
+        if cached is not None:
+            return cached
+        self._extensions[cls] = found = {}
+        with Recording(self._read, keep=False):
+            self._collect_extensions(cls, d.name, found)
+        return found
+
+    def _collect_extensions(self, cls: Symbol, type_name: str, found: dict[str, Symbol]) -> None:
+        d_name = type_name
+        for path in sorted(self.index.used_in.get(d_name, ())):
+            view = self.view(path)
+            if view is None:
+                continue
+            defs = view.facts.definitions
+            for i in view.extensions:
+                token = defs[i].qualifier
+                if token[0] != "r" or view.facts.references[token[1]].name != d_name:
+                    continue
+                owner = self.resolve_reference(path, token[1])
+                if owner.status != "found" or owner.target != cls:
+                    continue
+                if defs[i].kind == "impl":
+                    for member, indices in view.members.get(i, {}).items():
+                        found.setdefault(member, Symbol(path, indices[0]))
+                else:
+                    found.setdefault(defs[i].name, Symbol(path, i))
+
+    def qualifier_class(self, path: str, index: int) -> Symbol | None:
+        """The type an out-of-line member (or impl block) belongs to."""
+        d = self.view(path).facts.definitions[index]
+        if not d.qualifier or d.qualifier[0] != "r":
+            return None
+        owner = self.resolve_reference(path, d.qualifier[1])
+        if owner.status == "found" and owner.target is not None and not owner.target.is_module:
+            target = self.definition(owner.target)
+            if target is not None and target.kind in CLASS_KINDS:
+                return owner.target
+        return None
+
+    def mro(self, cls: Symbol) -> list[Symbol]:
+        order: list[Symbol] = []
+        stack = [cls]
+        while stack and len(order) < 64:
+            klass = stack.pop(0)
+            if klass in order:
+                continue
+            order.append(klass)
+            d = self.definition(klass)
+            if d is None:
+                continue
+            for token in d.extends + d.implements:
+                base = self.infer(klass.path, token, 1)
+                if base is not None and base.symbol is not None and base.kind in ("class", "instance") \
+                        and not base.symbol.is_module:
+                    stack.append(base.symbol)
+        return order
+
+    def _has_external_base(self, cls: Symbol | None) -> bool:
+        d = self.definition(cls) if cls else None
+        return bool(d and len(self.mro(cls)) <= len(d.extends))

@@ -1,0 +1,114 @@
+"""Lexical names: a name read in a scope, through enclosing scopes, star imports, sibling files of a package and global module names.
+
+A part of ``Resolver`` (resolve/resolver.py), which combines them; methods call each other
+through ``self``.
+"""
+
+from __future__ import annotations
+
+from .base import CLASS_KINDS, _MERGED_KINDS, Symbol, Resolution, Recording, nearest_binding
+
+__all__ = ["ScopeLookup"]
+
+
+class ScopeLookup:
+    """Lexical names."""
+
+    def resolve_name(self, path: str, scope: int, name: str, at: int, depth: int = 0) -> Resolution:
+        view = self.view(path)
+        if view is None:
+            return Resolution("not_found")
+        facts, spec = view.facts, view.spec
+        first = True
+        s = scope
+        while s >= 0:
+            sc = facts.scopes[s]
+            if name in sc.globals:
+                s, first = 0, False
+                continue
+            if name in sc.nonlocals:
+                s, first = sc.parent, False
+                continue
+            if sc.kind == "class" and not first and not spec.class_scope_encloses:
+                s = sc.parent
+                continue
+            entries = view.bindings.get(s, {}).get(name)
+            if entries:
+                binding = nearest_binding(entries, at)
+                return self._binding(path, binding, depth, "scope")
+            for j in view.stars.get(s, ()):
+                found = self._via_star(path, j, name, depth)
+                if found is not None:
+                    return found
+            if spec.implicit_members and sc.owner >= 0:
+                owner = facts.definitions[sc.owner]
+                cls = None
+                if owner.qualifier:
+                    cls = self.qualifier_class(path, sc.owner)  # `Foo::bar() { x_; }` reads Foo's x_
+                elif sc.kind == "class" and owner.kind in CLASS_KINDS:
+                    cls = Symbol(path, sc.owner)  # a method body reads inherited members bare
+                member = self.class_member(cls, name) if cls is not None else None
+                if member is not None:
+                    return Resolution("found", member, "member")
+            first = False
+            s = sc.parent if s > 0 else -1
+        found = self._package_member(path, name, depth)
+        if found is not None:
+            return found
+        if spec.global_module_names:
+            found = self._global_module(name)
+            if found is not None:
+                return found
+        if name in spec.builtins:
+            return Resolution("builtin")
+        return self.name_only(name, path, members=False)
+
+    def _binding(self, path: str, binding: tuple, depth: int, kind: str) -> Resolution:
+        _, what, index, _ = binding
+        if what == "d":
+            symbol = Symbol(path, index)
+            if self.view(path).facts.definitions[index].kind in _MERGED_KINDS:
+                symbol = self.variable_group(symbol)[0]  # merged declarations: the first stands for all
+            return Resolution("found", symbol, kind)
+        return self.follow_import(path, index, depth)
+
+    def _via_star(self, path: str, import_index: int, name: str, depth: int) -> Resolution | None:
+        view = self.view(path)
+        imp = view.facts.imports[import_index]
+        for target in self._modules(imp.module, path, view.facts.language):
+            found = self.module_member(target, name, depth + 1, star=True)
+            if found.status == "found" and found.target is not None:
+                return found.with_chain((path, imp.statement))
+        return None
+
+    def _global_module(self, name: str) -> Resolution | None:
+        """Elixir: `Shop.Cart` names the one module defined with that full name, in any file."""
+        self._note(f"*name:{name}")
+        found = []
+        with Recording(self._read, keep=False):
+            for other in sorted(self.index.defined_in.get(name, ())):
+                view = self.view(other)
+                if view is None:
+                    continue
+                found += [Symbol(other, i) for i in view.named(name)
+                          if view.facts.definitions[i].kind in ("module", "namespace")]
+        return Resolution("found", found[0], "import") if len(found) == 1 else None
+
+    def _package_member(self, path: str, name: str, depth: int) -> Resolution | None:
+        """``name`` bound at the top of another file of the same package (Go: same folder)."""
+        view = self.view(path)
+        if view is None:
+            return None
+        siblings = view.spec.package_files(path, self.modules)
+        if not siblings:
+            return None
+        self._note("*files")
+        for other in siblings:
+            other_view = self.view(other)
+            if other_view is None:
+                continue
+            entries = other_view.bindings.get(0, {}).get(name)
+            for entry in entries or ():
+                if entry[1] == "d":  # a sibling's imports are its own, only its definitions are shared
+                    return self._binding(other, entry, depth + 1, "scope")
+        return None

@@ -1,0 +1,149 @@
+"""Types of expressions: annotations, constructor calls, declared return types, `a or b`, loop items, `with … as x`.
+
+A part of ``Resolver`` (resolve/resolver.py), which combines them; methods call each other
+through ``self``.
+"""
+
+from __future__ import annotations
+
+from bisect import bisect_left, bisect_right
+
+from .base import CLASS_KINDS, _VALUE_KINDS, _CALLABLE_KINDS, _MAX_DEPTH, Symbol, Resolution, InferredType
+
+__all__ = ["TypeInference"]
+
+
+class TypeInference:
+    """Types of expressions."""
+
+    def as_type(self, found: Resolution) -> Resolution:
+        """A name read as a type names the type where a value of the same name shares its scope
+        (TypeScript's `interface X {}` beside `const X = …`: two declaration spaces)."""
+        d = self.definition(found.target) if found.status == "found" and found.target is not None else None
+        if d is None or d.kind in CLASS_KINDS:
+            return found
+        view = self.view(found.target.path)
+        defs = view.facts.definitions
+        for i in view.named(d.name):
+            if defs[i].kind in CLASS_KINDS and defs[i].scope == d.scope and defs[i].container == d.container:
+                return Resolution("found", Symbol(found.target.path, i), found.kind, found.candidates,
+                                  found.resolved_from, found.via)
+        return found
+
+    def infer(self, path: str, token, depth: int = 0) -> InferredType | None:
+        """The type of an expression token, when it can be known."""
+        if token is None or token is False or depth > _MAX_DEPTH:
+            return None
+        if token == ("b",):
+            return InferredType("builtin")
+        if token[0] == "s":
+            # An item of a container typed `list[Row]` / `dict[str, Row]`: annotations are read
+            # for the first project class they name, so the container's type is its items' type.
+            return self.infer(path, token[1], depth + 1)
+        if token[0] == "w":  # `with cm as x`: what cm's `__enter__` returns (itself, unannotated)
+            manager = self.infer(path, token[1], depth + 1)
+            if manager is None or manager.kind != "instance" or manager.symbol is None:
+                return None
+            for name in ("__enter__", "__aenter__"):
+                enter = self.class_member(manager.symbol, name)
+                d = self.definition(enter)
+                if d is not None and d.returns_span:
+                    return self.type_of_annotation(enter, d.returns_span, d.returns, depth + 1)
+            return manager
+        if token[0] in ("e", "i"):
+            return InferredType("builtin") if token[0] == "e" else None  # a literal container; value flow's
+        if token[0] == "o":  # `a or b`: the first alternative whose type is known
+            for alternative in token[1:]:
+                typed = self.infer(path, alternative, depth + 1)
+                if typed is not None:
+                    return typed
+            return None
+        kind, index = token
+        view = self.view(path)
+        ref = view.facts.references[index]
+        spec = view.spec
+        if kind == "r" and ref.receiver is False and ref.name in spec.this_keywords:
+            cls = self.enclosing_class(path, ref.container)
+            return InferredType("instance", cls) if cls else None
+        if ref.receiver is False and ref.name in spec.super_names:
+            cls = self.enclosing_class(path, ref.container)
+            return InferredType("super", cls) if cls else None
+        resolution = self.resolve_reference(path, index)
+        if resolution.status == "builtin":
+            return InferredType("builtin") if kind != "r" else None
+        if resolution.status != "found" or resolution.kind == "name-only" or resolution.target is None:
+            return None
+        target = resolution.target
+        if target.is_module:
+            return InferredType("module", target) if kind == "r" else None
+        d = self.definition(target)
+        if d is None:
+            return None
+        if kind in ("c", "n"):
+            if d.kind in CLASS_KINDS:
+                return InferredType("instance", target)
+            if d.kind == "constructor":
+                cls = self.enclosing_class(target.path, d.container)
+                return InferredType("instance", cls) if cls else None
+            if d.returns_span and (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
+                # a function, or a value declared with a function type (`get: (u) => Result`)
+                return self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
+            return None
+        return self.type_of_definition(target, depth + 1)
+
+    def type_of_definition(self, symbol: Symbol, depth: int = 0) -> InferredType | None:
+        d = self.definition(symbol)
+        if d is None or depth > _MAX_DEPTH:
+            return None
+        if d.kind in CLASS_KINDS:
+            return InferredType("class", symbol)
+        view = self.view(symbol.path)
+        if d.kind in ("namespace", "module") and view.spec.namespace_members_visible:
+            return InferredType("class", symbol)  # `ns::name` looks among the namespace's members
+        if d.kind == "parameter" and d.name in view.spec.self_names:
+            owner = self.definition(Symbol(symbol.path, d.container)) if d.container >= 0 else None
+            if owner is not None and owner.kind in ("method", "constructor", "property"):
+                first_param = view.first_parameter(owner.own_scope)
+                cls = self.enclosing_class(symbol.path, owner.container)
+                if cls is not None and first_param == symbol.index:
+                    is_class = "classmethod" in owner.decorators or d.name == "cls"
+                    return InferredType("class" if is_class else "instance", cls)
+        if d.type_span:
+            typed = self.type_of_annotation(symbol, d.type_span, d.type, depth + 1)
+            if typed is not None:
+                return typed
+        if d.kind == "property" and d.returns_span:
+            return self.type_of_annotation(symbol, d.returns_span, d.returns, depth + 1)
+        if d.value is not None:
+            return self.infer(symbol.path, d.value, depth + 1)
+        return None
+
+    def type_of_annotation(self, symbol: Symbol, span: tuple[int, int], text: str | None, depth: int) -> InferredType | None:
+        view = self.view(symbol.path)
+        refs = view.facts.references
+        start = bisect_left(view.ref_starts, span[0])
+        end = bisect_right(view.ref_starts, span[1])
+        for i in range(start, end):
+            if refs[i].receiver is not False and refs[i].receiver is not None \
+                    and not (refs[i].receiver[0] == "r" and refs[refs[i].receiver[1]].start_byte >= span[0]):
+                continue  # a member of something outside the annotation; `ns::Type`/`mod.Class` count
+            found = self.as_type(self.resolve_reference(symbol.path, i))
+            if found.status == "found" and found.target is not None and not found.target.is_module:
+                d = self.definition(found.target)
+                if d is not None and d.kind in CLASS_KINDS:
+                    # A member access `mod.Class` resolves on its last name: keep looking for it.
+                    j = i + 1
+                    while j < end and refs[j].receiver not in (False, None) and refs[j].receiver[1:] == (i,):
+                        i = j
+                        j += 1
+                    return InferredType("instance", found.target)
+        if text:
+            bare = text.strip().strip("\"'")
+            if bare.isidentifier() and bare != text.strip():
+                d = self.definition(symbol)
+                found = self.resolve_name(symbol.path, d.scope if d.scope >= 0 else 0, bare, d.start_byte, depth)
+                if found.status == "found" and found.target is not None and not found.target.is_module:
+                    target = self.definition(found.target)
+                    if target is not None and target.kind in CLASS_KINDS:
+                        return InferredType("instance", found.target)
+        return None
