@@ -36,7 +36,7 @@ def parse(spec: LanguageSpec, source: bytes) -> tree_sitter.Tree:
 @lru_cache(maxsize=None)
 def query_for(spec: LanguageSpec) -> tree_sitter.Query:
     """The compiled ``.scm`` of a language (raises tree_sitter.QueryError on a bad query)."""
-    return compile_query(spec.grammar, spec.query_path.read_text(encoding="utf-8"))
+    return compile_query(spec.grammar, spec.query_text)
 
 
 def compile_query(grammar: str, text: str) -> tree_sitter.Query:

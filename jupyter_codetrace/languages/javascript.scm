@@ -1,3 +1,4 @@
+; inherits: ecmascript
 ; JavaScript (ES modules, CommonJS, JSX): definitions, scopes, references, imports/exports and
 ; calls for jupyter_codetrace. Capture names are the vocabulary of languages/captures.py.
 ; The TypeScript query (typescript.scm) follows the same layout; keep the two in step.
@@ -572,24 +573,6 @@
    right: [(identifier) (member_expression) (call_expression) (new_expression) (class) (function_expression) (arrow_function)] @export.default)
  (#eq? @_module "module")
  (#eq? @_exports "exports"))
-
-; ---- expressions that stand for another's value ------------------------------------------
-(parenthesized_expression (_) @expression.inner) @expression.wrapper
-(await_expression (_) @expression.inner) @expression.wrapper
-(binary_expression left: (_) @expression.inner operator: ["||" "??"] right: (_) @expression.inner) @expression.wrapper
-(ternary_expression consequence: (_) @expression.inner alternative: (_) @expression.inner) @expression.wrapper
-
-; ---- value flow: what functions return, what containers hold ------------------------------
-(return_statement (_) @returned)
-(arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)] @returned)
-; Only where a value can matter to a call (see python.scm).
-(call_expression function: (subscript_expression object: (_) @expression.element) @expression.wrapper)
-(variable_declarator value: (subscript_expression object: (_) @expression.element) @expression.wrapper)
-(member_expression object: (subscript_expression object: (_) @expression.element) @expression.wrapper)
-(variable_declarator value: (array (_)+ @expression.items) @expression.wrapper)
-(variable_declarator value: (object (pair value: (_) @expression.items)+) @expression.wrapper)
-(return_statement (array (_)+ @expression.items) @expression.wrapper)
-(return_statement (object (pair value: (_) @expression.items)+) @expression.wrapper)
 
 ; A callback's first parameter is an item of the array it is called over
 ; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …): merged into the parameter.

@@ -93,3 +93,21 @@ class LanguageSpec:
     @property
     def query_path(self) -> Path:
         return QUERY_DIR / (self.query_file or f"{self.name}.scm")
+
+    @property
+    def query_text(self) -> str:
+        """The language's query: its ``.scm`` after the queries it inherits (a first-lines
+        comment ``; inherits: typescript`` or ``; inherits: a,b``, as nvim-treesitter writes it)."""
+        return _query_text(self.query_path)
+
+
+def _query_text(path: Path, seen: frozenset = frozenset()) -> str:
+    text = path.read_text(encoding="utf-8")
+    parts = []
+    for line in text.splitlines()[:5]:
+        if line.startswith("; inherits:"):
+            for name in line.split(":", 1)[1].split(","):
+                parent = QUERY_DIR / f"{name.strip()}.scm"
+                if parent not in seen:
+                    parts.append(_query_text(parent, seen | {path}))
+    return "\n".join(parts + [text])

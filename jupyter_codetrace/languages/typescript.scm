@@ -1,6 +1,7 @@
+; inherits: ecmascript
 ; TypeScript: definitions, scopes, references, imports/exports and calls for jupyter_codetrace.
-; Capture names are the vocabulary of languages/captures.py. tsx.scm is this file, verbatim,
-; plus a JSX section at its end: keep the two in step (the query lint test compiles both).
+; Capture names are the vocabulary of languages/captures.py. tsx.scm inherits this file and adds
+; JSX; ecmascript.scm holds what JavaScript and TypeScript share (value flow).
 ;
 ; Conventions used throughout:
 ; * A variable's definition node is its `variable_declarator` (so `export const a = …` marks the
@@ -863,26 +864,9 @@
  (#eq? @_module "module")
  (#eq? @_exports "exports"))
 
-; ---- expressions that stand for another's value ------------------------------------------
-; `(x)`, `await x`, `x!` and `x satisfies T` have x's value; `x as T` is declared a T.
-(parenthesized_expression (_) @expression.inner) @expression.wrapper
-(await_expression (_) @expression.inner) @expression.wrapper
+; ---- expressions that stand for another's value (besides ecmascript.scm's) ---------------
+; `x!` and `x satisfies T` have x's value; `x as T` is declared a T.
 (non_null_expression (_) @expression.inner) @expression.wrapper
 (satisfies_expression . (_) @expression.inner) @expression.wrapper
 (as_expression (_) [(type_identifier) (nested_type_identifier)] @expression.cast) @expression.wrapper
 (as_expression (_) (generic_type name: (_) @expression.cast)) @expression.wrapper
-(binary_expression left: (_) @expression.inner operator: ["||" "??"] right: (_) @expression.inner) @expression.wrapper
-(ternary_expression consequence: (_) @expression.inner alternative: (_) @expression.inner) @expression.wrapper
-
-; ---- value flow: what functions return, what containers hold ------------------------------
-(return_statement (_) @returned)
-(arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)] @returned)
-; Only where a value can matter to a call (see python.scm).
-(call_expression function: (subscript_expression object: (_) @expression.element) @expression.wrapper)
-(variable_declarator value: (subscript_expression object: (_) @expression.element) @expression.wrapper)
-(member_expression object: (subscript_expression object: (_) @expression.element) @expression.wrapper)
-(variable_declarator value: (array (_)+ @expression.items) @expression.wrapper)
-(variable_declarator value: (object (pair value: (_) @expression.items)+) @expression.wrapper)
-(return_statement (array (_)+ @expression.items) @expression.wrapper)
-(return_statement (object (pair value: (_) @expression.items)+) @expression.wrapper)
-

@@ -36,3 +36,15 @@ def test_no_grammar_node_types_outside_languages():
             if node_type in text:
                 offenders.append(f"{path.name}: {node_type}")
     assert offenders == []
+
+
+def test_inherited_queries_are_composed_in_order():
+    """`; inherits: NAME` puts NAME.scm (and what it inherits) before the file's own patterns."""
+    from jupyter_codetrace.languages import by_name
+
+    ecmascript = (by_name("typescript").query_path.parent / "ecmascript.scm").read_text()
+    typescript, tsx = by_name("typescript").query_text, by_name("tsx").query_text
+    assert typescript.startswith(ecmascript)
+    assert tsx.startswith(typescript) and "jsx_opening_element" in tsx and "jsx_opening_element" not in typescript
+    assert by_name("javascript").query_text.startswith(ecmascript)
+    assert query_for(by_name("tsx")).pattern_count > query_for(by_name("typescript")).pattern_count

@@ -1,0 +1,21 @@
+; What JavaScript and TypeScript share, inherited by javascript.scm and typescript.scm (and so
+; tsx.scm): value flow. Only nodes both grammars have. Capture names: languages/captures.py.
+
+; ---- expressions that stand for another's value ------------------------------------------
+; `(x)` and `await x` have x's value; `a || b`, `a ?? b` and `c ? a : b` one of theirs.
+(parenthesized_expression (_) @expression.inner) @expression.wrapper
+(await_expression (_) @expression.inner) @expression.wrapper
+(binary_expression left: (_) @expression.inner operator: ["||" "??"] right: (_) @expression.inner) @expression.wrapper
+(ternary_expression consequence: (_) @expression.inner alternative: (_) @expression.inner) @expression.wrapper
+
+; ---- value flow: what functions return, what containers hold ------------------------------
+(return_statement (_) @returned)
+(arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)] @returned)
+; Only where a value can matter to a call (see python.scm).
+(call_expression function: (subscript_expression object: (_) @expression.element) @expression.wrapper)
+(variable_declarator value: (subscript_expression object: (_) @expression.element) @expression.wrapper)
+(member_expression object: (subscript_expression object: (_) @expression.element) @expression.wrapper)
+(variable_declarator value: (array (_)+ @expression.items) @expression.wrapper)
+(variable_declarator value: (object (pair value: (_) @expression.items)+) @expression.wrapper)
+(return_statement (array (_)+ @expression.items) @expression.wrapper)
+(return_statement (object (pair value: (_) @expression.items)+) @expression.wrapper)
