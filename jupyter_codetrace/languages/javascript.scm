@@ -576,10 +576,7 @@
 
 ; A callback's first parameter is an item of the array it is called over
 ; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …): merged into the parameter.
-(call_expression
-  function: (member_expression object: (_) @definition.item property: (property_identifier) @_method)
-  arguments: (arguments . (arrow_function parameter: (identifier) @name @definition.parameter))
-  (#any-of? @_method "map" "forEach" "filter" "find" "findLast" "findIndex" "some" "every" "flatMap"))
+; (`x => …` in ecmascript.scm; here `(x) => …`.)
 (call_expression
   function: (member_expression object: (_) @definition.item property: (property_identifier) @_method)
   arguments: (arguments . (arrow_function parameters: (formal_parameters . (identifier) @name @definition.parameter)))
