@@ -6,7 +6,8 @@ expression to the facts that head it: ``("r", i)`` reference *i*, ``("c", i)`` a
 reference *i*, ``("n", i)`` a ``new`` of reference *i*, ``("b",)`` a literal of a built-in type,
 ``None`` unknown; and for value flow ``("o", t, …)`` one of several values (`a or b`),
 ``("e", t, …)`` a literal container of those items, ``("s", t)`` an item of ``t`` (`t[k]`),
-``("i", k)`` the result of indirect call *k* (``FileFacts.indirect_calls``: `f()()`).
+``("i", k)`` the result of indirect call *k* (``FileFacts.indirect_calls``: `f()()`),
+``("p", call, k)`` what parameter *k* of the called function takes (an object literal argument).
 """
 
 from __future__ import annotations

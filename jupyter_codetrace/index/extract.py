@@ -81,6 +81,8 @@ class _Extraction:
         comments: list = []
         all_names: list[str] | None = None
         self._wrappers: dict[tuple[int, int], tuple[str, tuple]] = {}
+        self._argument_at = {}
+        self._declared: dict[tuple[int, int], object] = {}
         returned: list = []
         arguments: dict[tuple[int, int], object] = {}
 
@@ -127,6 +129,9 @@ class _Extraction:
                 comments.extend(caps["comment"])
             elif category == "wrapper":
                 node = caps["expression.wrapper"][0]
+                if "expression.declared" in caps:  # `const o: T = {…}`: o's literal is a T
+                    self._declared[(node.start_byte, node.end_byte)] = caps["expression.declared"][0]
+                    continue
                 for how in ("inner", "cast", "element", "items"):
                     inner = caps.get(f"expression.{how}")
                     if inner:
@@ -230,6 +235,18 @@ class _Extraction:
             ref.new = ref.new or is_new
             call_map[(call.start_byte, call.end_byte)] = ("n" if is_new else "c", index)
         self._expr_map, self._call_map = expr_map, call_map
+        # Where each argument stands: an expression with no token of its own (an object literal)
+        # is then "what parameter k of that call takes" (its keys name that type's members).
+        self._argument_at: dict[tuple[int, int], tuple] = {}
+        for call_span, argument_list in arguments.items():
+            call_token = call_map.get(call_span)
+            if call_token is None or argument_list.named_child_count == 0:
+                continue
+            position = 0
+            for node in argument_list.named_children:
+                if not node.is_extra:
+                    self._argument_at[(node.start_byte, node.end_byte)] = ("p", call_token, position)
+                    position += 1
         for ref, receiver, builtin in pending:
             ref.receiver = ("b",) if builtin else self._token(receiver)
         # Calls of what a call or a subscript gives (`make()()`, `handlers[key]()`): value flow
@@ -514,6 +531,15 @@ class _Extraction:
 
     # ------------------------------------------------------------------ expressions
     def _token(self, node, depth: int = 0):
+        token = self._value_token(node, depth)
+        declared = self._declared.get((node.start_byte, node.end_byte)) if node is not None else None
+        if declared is not None:  # a literal with a declared type: that type, and its own items
+            index = self._expr_map.get((declared.start_byte, declared.end_byte))
+            if index is not None:
+                return ("o", ("n", index), token) if token is not None else ("n", index)
+        return token
+
+    def _value_token(self, node, depth: int = 0):
         """The token of an expression, looking through wrappers that keep its value
         (parentheses, `await`, a non-null `x!`), give it a declared type (`x as T`), or choose
         between values (`a or b`, `a ?? b`, `a if c else b`: an ``("o", token, token)``)."""
@@ -528,7 +554,7 @@ class _Extraction:
                 return self._call_map[span]
             wrapped = self._wrappers.get(span)
             if wrapped is None:
-                return None
+                return None if cast else self._argument_at.get(span)
             how, inner = wrapped
             if how == "items":  # a literal list / dict / tuple: ("e", what its items are)
                 tokens = tuple(t for t in (self._token(n, depth) for n in inner[:64]) if t is not None)

@@ -87,6 +87,7 @@ CAPTURES: dict[str, str] = {
     "expression.wrapper": "an expression that has the value (or the declared type) of another: parentheses, `await`, `x!`, `x as T`",
     "expression.inner": "the expression inside @expression.wrapper whose value it has",
     "expression.cast": "the type inside @expression.wrapper that its value is declared to have (`x as T`)",
+    "expression.declared": "the declared type of the literal @expression.wrapper (`const o: T = {…}`): its keys name T's members",
     "expression.element": "the container inside @expression.wrapper whose item it is (`x[k]`)",
     "expression.items": "the items of a literal container @expression.wrapper (list, tuple, dict values)",
     "returned": "an expression a `return` statement gives (value flow of functions)",

@@ -27,3 +27,8 @@
   function: (member_expression object: (_) @definition.item property: (property_identifier) @_method)
   arguments: (arguments . (arrow_function parameter: (identifier) @name @definition.parameter))
   (#any-of? @_method "map" "forEach" "filter" "find" "findLast" "findIndex" "some" "every" "flatMap"))
+
+; ---- object literals that take a declared type --------------------------------------------
+; The keys of an object literal passed as an argument name members of the parameter's type
+; (`client.get(url, {retry: 2})` uses `Options.retry`).
+(arguments (object (pair key: (property_identifier) @reference)) @receiver)

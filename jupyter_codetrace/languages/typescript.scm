@@ -867,3 +867,15 @@
 (satisfies_expression . (_) @expression.inner) @expression.wrapper
 (as_expression (_) [(type_identifier) (nested_type_identifier)] @expression.cast) @expression.wrapper
 (as_expression (_) (generic_type name: (_) @expression.cast)) @expression.wrapper
+
+; The keys of an object literal given to a typed variable name members of that type
+; (`const options: Options = {retry: 2}`).
+(variable_declarator
+  type: (type_annotation [(type_identifier) (nested_type_identifier)] @expression.declared)
+  value: (object) @expression.wrapper)
+(variable_declarator
+  type: (type_annotation (generic_type name: (_) @expression.declared))
+  value: (object) @expression.wrapper)
+(variable_declarator
+  type: (type_annotation)
+  value: (object (pair key: (property_identifier) @reference)) @receiver)

@@ -50,6 +50,9 @@ class TypeInference:
                 if d is not None and d.returns_span:
                     return self.type_of_annotation(enter, d.returns_span, d.returns, depth + 1)
             return manager
+        if token[0] == "p":  # an argument without a value of its own: the parameter's declared type
+            parameter = self.parameter_at(path, token[1], token[2])
+            return self.type_of_definition(parameter, depth + 1) if parameter is not None else None
         if token[0] in ("e", "i"):
             return InferredType("builtin") if token[0] == "e" else None  # a literal container; value flow's
         if token[0] == "o":  # `a or b`: the first alternative whose type is known
@@ -90,6 +93,33 @@ class TypeInference:
                 return self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
             return None
         return self.type_of_definition(target, depth + 1)
+
+    def parameter_at(self, path: str, call, position: int) -> Symbol | None:
+        """Parameter ``position`` of what the call token ``call`` calls (a class: its constructor)."""
+        if not isinstance(call, tuple) or call[0] not in ("c", "n"):
+            return None
+        called = self.resolve_reference(path, call[1])
+        if called.status != "found" or called.kind == "name-only" or called.target is None or called.target.is_module:
+            return None
+        function = called.target
+        d = self.definition(function)
+        if d is not None and d.kind in CLASS_KINDS:
+            view = self.view(function.path)
+            function = next((c for c in (self.class_member(function, name) for name in view.spec.constructor_names)
+                             if c is not None), None)
+            d = self.definition(function)
+        if d is None or not (d.kind in _CALLABLE_KINDS or d.returns_span and d.kind in _VALUE_KINDS):
+            return None
+        view = self.view(function.path)
+        defs = view.facts.definitions
+        # the parameters written inside it, at the first level (a property of function type has
+        # them in its type: `get: (url: string, options?: Options) => R`)
+        inside = [i for i in range(function.index + 1, len(defs))
+                  if defs[i].kind == "parameter" and d.start_byte <= defs[i].start_byte < d.end_byte]
+        params = [i for i in inside if defs[i].scope == defs[inside[0]].scope] if inside else []
+        if params and defs[params[0]].name in view.spec.self_names and d.kind in ("method", "constructor"):
+            params = params[1:]
+        return Symbol(function.path, params[position]) if position < len(params) else None
 
     def type_of_definition(self, symbol: Symbol, depth: int = 0) -> InferredType | None:
         d = self.definition(symbol)
