@@ -405,6 +405,8 @@
 ; Loop variables (`for (const x of xs)`); without a declaration keyword it is a write.
 (for_in_statement kind: ["const" "let"] left: (identifier) @name @definition.variable)
 (for_in_statement kind: "var" left: (identifier) @name @definition.variable @hoist)
+; `for (const x of items)`: x is an item of items (merged into the loop variable above).
+(for_in_statement kind: ["const" "let" "var"] left: (identifier) @name @definition.variable operator: "of" right: (_) @definition.item)
 (for_in_statement
   kind: _
   left: [

@@ -91,6 +91,14 @@ class TypeInference:
             if d.returns_span and (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
                 # a function, or a value declared with a function type (`get: (u) => Result`)
                 return self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
+            if d.kind in _VALUE_KINDS and d.value is not None and kind == "c":
+                # a value holding a function (`export const string = ZodString.create`)
+                from .flow import ValueFlow
+
+                for function in ValueFlow(self).held_by(target)[:4]:
+                    f = self.definition(function)
+                    if f is not None and f.returns_span and f.kind in _CALLABLE_KINDS:
+                        return self.type_of_annotation(function, f.returns_span, f.returns, depth + 1)
             return None
         return self.type_of_definition(target, depth + 1)
 
