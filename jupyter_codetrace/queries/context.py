@@ -7,7 +7,8 @@ import re
 import threading
 from bisect import bisect_left, bisect_right
 
-from rapidfuzz import fuzz, process
+from rapidfuzz import process
+from rapidfuzz.distance import DamerauLevenshtein
 
 from ..errors import InvalidRequest
 from ..facts import Definition
@@ -108,11 +109,71 @@ class QueryContext:
         return found
 
     def similar_names(self, name: str, candidates, limit: int = 8) -> list[str]:
-        pool = sorted(set(candidates))
-        if not pool:
+        """The candidates a person most likely meant by ``name``, best first (did-you-mean).
+
+        Ranked by edit distance (Damerau-Levenshtein, ignoring case; for a dotted candidate and
+        an undotted name, the distance to its last part counts too), then by the distance with
+        case, then by kind (types and functions before fields, variables before parameters),
+        then by scope (exported, then top-level, then nested). Only close names are offered: at
+        most about two edits in five characters, or a name that contains the other (or is
+        contained in it) when the shorter is at least half the longer; one- and two-letter names
+        are never offered for a longer name. Paths (candidates with ``/``) are all kept and
+        ranked by the distance of their file names, then of the whole path."""
+        pool = sorted({c for c in candidates if isinstance(c, str) and c})
+        if not pool or not name:
             return []
-        scored = process.extract(name, pool, scorer=fuzz.WRatio, limit=limit)
-        return [match for match, score, _ in scored if score >= 50]
+        if any("/" in c for c in pool):
+            base = name.rsplit("/", 1)[-1].casefold()
+            pool.sort(key=lambda c: (DamerauLevenshtein.distance(base, c.rsplit("/", 1)[-1].casefold()),
+                                     DamerauLevenshtein.distance(name.casefold(), c.casefold()), c))
+            return pool[:limit]
+        query = name.casefold()
+        most = max(1, len(query) * 2 // 5)
+        folded = [c.casefold() for c in pool]
+        distance: dict[int, int] = {}
+        for _, d, i in process.extract(query, folded, scorer=DamerauLevenshtein.distance, score_cutoff=most, limit=None):
+            distance[i] = d
+        if "." not in query:
+            lasts = [f.rsplit(".", 1)[-1] for f in folded]
+            for _, d, i in process.extract(query, lasts, scorer=DamerauLevenshtein.distance, score_cutoff=most,
+                                           limit=None):
+                distance[i] = min(d, distance.get(i, d))
+        if len(query) >= 3:
+            for i, f in enumerate(folded):
+                last = f.rsplit(".", 1)[-1] if "." not in query else f
+                short, long = sorted((query, last), key=len)
+                if i not in distance and len(short) >= 3 and 2 * len(short) >= len(long) and short in long:
+                    distance[i] = len(long) - len(short)
+        ranked = []
+        for i, d in distance.items():
+            candidate = pool[i]
+            if len(query) > 2 and len(candidate.rsplit(".", 1)[-1]) <= 2:
+                continue  # `l`, `n` for `Consle`: never what a person meant
+            cased = DamerauLevenshtein.distance(name, candidate)
+            ranked.append(((d, cased, *self._kind_and_scope(candidate), abs(len(candidate) - len(name)), candidate),
+                           candidate))
+        ranked.sort()
+        return [candidate for _, candidate in ranked[:limit]]
+
+    _KIND_RANK = {**dict.fromkeys(("class", "interface", "struct", "trait", "type", "enum", "function", "method",
+                                   "constructor", "namespace", "module"), 0),
+                  **dict.fromkeys(("constant", "property", "field", "enum_member", "macro", "impl"), 1),
+                  "variable": 2}
+
+    def _kind_and_scope(self, candidate: str) -> tuple[int, int]:
+        """(kind rank, scope rank) of the best definition named like ``candidate``'s last part."""
+        name = candidate.rsplit(".", 1)[-1]
+        best = (3, 3)
+        resolver = self.resolver
+        for path in sorted(self.index.defined_in.get(name, ()))[:20]:
+            view = resolver.view(path)
+            if view is None:
+                continue
+            for d in view.facts.definitions:
+                if d.name == name:
+                    scope = 0 if d.exported else 1 if d.container < 0 else 2
+                    best = min(best, (self._KIND_RANK.get(d.kind, 3), scope))
+        return best
 
     # ------------------------------------------------------------------ positions
     def refs_on_line(self, path: str, line: int):
