@@ -91,6 +91,12 @@ class TypeInference:
             if d.returns_span and (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
                 # a function, or a value declared with a function type (`get: (u) => Result`)
                 return self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
+            if d.kind in _CALLABLE_KINDS and d.returned and kind == "c":
+                # no declared return type: what its `return` statements give
+                for returned in d.returned[:4]:
+                    typed = self.infer(target.path, returned, depth + 1)
+                    if typed is not None and typed.kind == "instance":
+                        return typed
             if d.kind in _VALUE_KINDS and d.value is not None and kind == "c":
                 # a value holding a function (`export const string = ZodString.create`)
                 from .flow import ValueFlow
