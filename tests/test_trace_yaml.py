@@ -274,3 +274,25 @@ def test_budget_notes_are_comments_and_the_rest_still_reads_back(tmp_path):
     assert '- "f_0 (big: #1.py)"  # +' in text
     assert data["calls"]["truncated"] is result.to_dict()["calls"]["truncated"] is True
     assert data["calls"]["outgoing"][0] == "f_0 (big: #1.py)"
+
+
+
+
+def test_counts_are_singular_or_plural(tmp_path):
+    from jupyter_codetrace.render.markdown import render as markdown
+    from jupyter_codetrace.render.text import render as text
+    from jupyter_codetrace.render.trace import _more
+
+    assert [str(c) for c in _more(1, "file") + _more(2, "file") + _more(1)] == \
+        ["… 1 more file", "… 2 more files", "… 1 more"]
+    (tmp_path / "a.py").write_text("def once():\n    return 1\n\n\ndef twice():\n    return once()\n\n\n"
+                                   "def thrice():\n    return 3\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("from a import twice, thrice\ntwice()\n", encoding="utf-8")
+    (tmp_path / "c.py").write_text("from a import thrice\n", encoding="utf-8")
+    with Project(tmp_path) as project:
+        one, two, three = (project.find_references(name, "a.py", line) for name, line in
+                           (("once", 1), ("twice", 5), ("thrice", 9)))
+    assert (one.count, one.files, two.count, two.files, three.count, three.files) == (1, 1, 2, 1, 2, 2)
+    assert "\n1 reference in 1 file —" in markdown(one) and ": 1 in 1 file (" in text(one)
+    assert "\n2 references in 1 file —" in markdown(two) and ": 2 in 1 file (" in text(two)
+    assert "\n2 references in 2 files —" in markdown(three) and ": 2 in 2 files (" in text(three)

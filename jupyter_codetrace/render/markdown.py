@@ -4,6 +4,7 @@ the code, type, signature and export status; references grouped by file."""
 from __future__ import annotations
 
 from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
+from .text import plural
 
 __all__ = ["render", "fence_language"]
 
@@ -91,7 +92,7 @@ def _references(r: ReferencesResult) -> str:
         return _not_found("References", r)
     d = r.definition
     lines = [f"# References to `{r.symbol}`", "",
-             f"{r.count} reference{'s' if r.count != 1 else ''} in {r.files} file{'s' if r.files != 1 else ''}"
+             f"{plural(r.count, 'reference')} in {plural(r.files, 'file')}"
              f" — defined at `{_location(d)}` ({d.kind})", ""]
     by_file: dict[str, list] = {}
     for ref in r.references:

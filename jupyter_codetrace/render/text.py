@@ -4,7 +4,12 @@ from __future__ import annotations
 
 from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
 
-__all__ = ["render"]
+__all__ = ["render", "plural"]
+
+
+def plural(count: int, word: str, many: str | None = None) -> str:
+    """``1 file``, ``2 files``, ``0 files`` (``many`` for words not made plural by an ``s``)."""
+    return f"{count} {word if count == 1 else (many or word + 's')}"
 
 
 def render(result) -> str:
@@ -52,7 +57,7 @@ def _definition(r: DefinitionResult) -> str:
 def _references(r: ReferencesResult) -> str:
     if r.status != "found":
         return _not_found(r)
-    lines = [f"References to {r.symbol}: {r.count} in {r.files} files "
+    lines = [f"References to {r.symbol}: {r.count} in {plural(r.files, 'file')} "
              f"(defined at {r.definition.file}:{r.definition.line}:{r.definition.column})"]
     for ref in r.references:
         lines.append(f"{ref.file}:{ref.line}:{ref.column} [{ref.usage}{', test' if ref.test else ''}] {ref.context}")

@@ -36,6 +36,8 @@ import re
 
 import yaml
 
+from .text import plural
+
 __all__ = ["render", "document", "emit", "plain", "BUDGET"]
 
 BUDGET = 12_000   # characters: about 3,000 tokens, what an agent can afford for one answer
@@ -249,7 +251,7 @@ def render(result) -> str:
         text = emit(document(result, options))
         limit //= 2
     if options.list_limit is not None:
-        steps.append(f"cut lists to {options.list_limit} entries")
+        steps.append(f"cut lists to {plural(options.list_limit, 'entry', 'entries')}")
     return text + f"# over the {BUDGET:,}-character budget: " + "; ".join(steps) + "\n"
 
 
@@ -278,8 +280,9 @@ def _cut(items: list, options: _Options) -> tuple[list, int]:
     return list(items[: options.list_limit]), len(items) - options.list_limit
 
 
-def _more(cut: int, what: str = "more") -> list:
-    return [Comment(f"… {cut} {what}")] if cut else []
+def _more(cut: int, what: str | None = None) -> list:
+    """The comment that says how many entries a cut list left out: ``… 3 more files``."""
+    return [Comment(f"… {cut} more" + (f" {what if cut == 1 else what + 's'}" if what else ""))] if cut else []
 
 
 def _parameter(p: dict):
@@ -315,7 +318,7 @@ def _definition(d, options: _Options) -> dict:
         out["resolvedFrom"].append(d.file + " → defined here")
     if d.members:
         members, cut = _cut(d.members, options)
-        out["members"] = [_member(m) for m in members] + _more(cut, "more members")
+        out["members"] = [_member(m) for m in members] + _more(cut, "member")
     return out
 
 
@@ -328,7 +331,7 @@ def _references(refs: dict, options: _Options) -> dict:
             item["test"] = True
         item["usages"] = Flow(entry["usages"])
         entries.append(item)
-    out = {"total": refs["total"], "files": refs["files"], "byFile": entries + _more(cut, "more files")}
+    out = {"total": refs["total"], "files": refs["files"], "byFile": entries + _more(cut, "file")}
     if refs.get("reExports"):
         out["reExports"] = [{"file": e["file"], "exportedAs": e["exportedAs"], "from": e["from"]}
                             for e in refs["reExports"]]
@@ -343,7 +346,7 @@ def _calls(calls: dict, options: _Options) -> dict:
             items = []
             for entry in _visible(tree, options):
                 count = _count(entry.get("children", []), options)
-                items.append(Trailing(_label(entry), f"+{count} callees") if count else _label(entry))
+                items.append(Trailing(_label(entry), "+" + plural(count, "callee")) if count else _label(entry))
             out[key] = items
         else:
             out[key] = _tree(tree, 1, options)
