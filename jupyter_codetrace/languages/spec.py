@@ -88,6 +88,10 @@ class LanguageSpec:
     # TypeScript/JavaScript: go-to-definition of a name bound by `import * as ns` answers that
     # binding (as TypeScript's language service does); the module is named in the answer.
     namespace_import_is_definition: bool = False
+    # TypeScript: go-to-definition of a call of an overloaded function answers its first overload
+    # signature, as TypeScript's language service (and so VS Code) does; the body and the other
+    # signatures are listed in the answer's `overloads`.
+    overload_signature_is_definition: bool = False
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -346,6 +346,7 @@ SPEC = LanguageSpec(
     declaration_suffixes=(".d.ts", ".d.mts", ".d.cts"),
     resolve_module=resolve_module,
     namespace_import_is_definition=True,
+    overload_signature_is_definition=True,
 )
 
 TSX_SPEC = LanguageSpec(
@@ -364,4 +365,5 @@ TSX_SPEC = LanguageSpec(
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_module,
     namespace_import_is_definition=True,
+    overload_signature_is_definition=True,
 )

@@ -109,6 +109,7 @@ def _answer(ctx: QueryContext, symbol: str, mode: str, resolution: Resolution) -
     mode_resolution = "exact"
     if mode == "definition":
         target = _implementation(ctx, target)
+        target = _overload_signature(ctx, target) or target
     elif mode == "declaration":
         declared = _declaration(ctx, target)
         if declared is None:
@@ -251,6 +252,20 @@ def _parameter_of_call(ctx: QueryContext, path: str, callee_line: int, before: s
     for i, p in enumerate(view.facts.definitions):
         if p.kind == "parameter" and p.name == name and p.container == function.index:
             return Located(Resolution("found", Symbol(function.path, i), found.kind), "read", line, column)
+    return None
+
+
+def _overload_signature(ctx: QueryContext, target: Symbol) -> Symbol | None:
+    """The first overload signature of a TypeScript function or method that has some
+    (``LanguageSpec.overload_signature_is_definition``)."""
+    view = ctx.resolver.view(target.path)
+    d = ctx.resolver.definition(target)
+    if d is None or view is None or not view.spec.overload_signature_is_definition or d.kind not in _CALLABLE:
+        return None
+    for i, other in enumerate(view.facts.definitions):
+        if i != target.index and other.declaration and other.name == d.name and other.scope == d.scope \
+                and other.container == d.container and other.kind == d.kind and other.start_byte < d.start_byte:
+            return Symbol(target.path, i)
     return None
 
 
