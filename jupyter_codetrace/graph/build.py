@@ -291,9 +291,12 @@ def _interface(resolver: Resolver, path: str) -> int:
     for d in facts.definitions:
         parts.append((d.name, d.kind, d.container, d.scope >= 0, d.type, d.returns, d.exported, d.declaration,
                       d.decorators, _token_name(refs, d.value), tuple(_token_name(refs, t) for t in d.returned),
-                      tuple(_token_name(refs, t) for t in d.extends + d.implements)))
+                      tuple(_token_name(refs, t) for t in d.extends + d.implements + d.alternatives)))
     parts += [(i.module, i.kind, i.name, i.local, i.scope == 0) for i in facts.imports]
     parts += [(e.kind, e.name, e.exported_as, e.module, _token_name(refs, e.value)) for e in facts.exports]
+    # what this file passes to functions elsewhere: their parameters' values (value flow) read it
+    parts += [(refs[i].name, tuple((k, _token_name(refs, t)) for k, t, _ in passed))
+              for i, passed in facts.call_arguments]
     found = resolver.memo[("interface", path)] = hash(tuple(parts))
     return found
 

@@ -104,3 +104,18 @@ def test_go_interfaces_are_implemented_implicitly_and_follow_edits(copy_fixture)
         names = root / "models/names.go"
         _write(names, names.read_text().replace("DisplayName()", "Label()"))
         assert implements() == []
+
+
+def test_a_function_passed_as_an_argument_follows_an_edit_of_the_caller(copy_fixture):
+    """Value flow: `apply_all(items, transform)` calls what its callers pass; when a caller in
+    another file passes something else, the callee's edges change with it."""
+    root = copy_fixture("py_flow")
+    with Project(root) as project:
+        calls = _edges(project, "shop/handlers.py", "apply_all", "dependencies_of")
+        assert ("shop/handlers.py#apply_all", "shop/handlers.py#on_create", "CALLS") in calls
+        main = root / "main.py"
+        # a body-only edit: the file's names, imports and definitions stay the same
+        _write(main, main.read_text().replace('apply_all(["a"], on_create)', 'apply_all(["a"], make_pricer)'))
+        calls = _edges(project, "shop/handlers.py", "apply_all", "dependencies_of")
+        assert ("shop/handlers.py#apply_all", "shop/handlers.py#make_pricer", "CALLS") in calls
+        assert ("shop/handlers.py#apply_all", "shop/handlers.py#on_create", "CALLS") not in calls
