@@ -25,6 +25,10 @@ __all__ = ["ROUTES", "route_handlers"]
 
 AUTH_RESOURCE = "codetrace"
 _TRUE, _FALSE = {"true", "1", "yes", "on"}, {"false", "0", "no", "off", ""}
+# The server's own arguments, read by jupyter-server before a handler runs: `?token=` is how
+# Jupyter links authenticate, `_xsrf` carries the XSRF token of forms. Every route accepts them
+# (and passes them to no query).
+SERVER_ARGUMENTS = frozenset({"token", "_xsrf"})
 _FORMATS = {
     "json": None,
     "text": "text/plain; charset=utf-8",
@@ -68,11 +72,11 @@ class _QueryHandler(_Base):
     def _arguments(self, body: dict | None) -> dict:
         raw: dict = {}
         if body is not None:
-            raw.update(body)
+            raw.update((name, value) for name, value in body.items() if name not in SERVER_ARGUMENTS)
         else:
             for name in self.request.query_arguments:
-                if name.isdigit():
-                    continue  # JupyterLab's cache-busting `&1795368168814`
+                if name.isdigit() or name in SERVER_ARGUMENTS:
+                    continue  # JupyterLab's cache-busting `&1795368168814`; `?token=`, `_xsrf`
                 raw[name] = self.get_query_argument(name)
         unknown = sorted(set(raw) - set(self.params) - {"format"})
         if unknown:
