@@ -23,6 +23,7 @@ SPEC = LanguageSpec(
     constructor_names=frozenset({"constructor"}),
     # Class members are reached through `this`, never by bare name from a method body.
     class_scope_encloses=False,
+    class_body_binds_names=False,
     top_level_is_exported=False,
     is_public=_is_public,
     doc_comment_prefixes=("/**",),

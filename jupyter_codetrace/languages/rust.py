@@ -11,7 +11,12 @@ module). External crates (``std::``, dependencies) give ``[]``.
 from __future__ import annotations
 
 import posixpath
-import re
+import sys
+
+if sys.version_info >= (3, 11):
+    import tomllib
+else:  # pragma: no cover - Python 3.10: the same parser, as a package
+    import tomli as tomllib
 
 from .spec import LanguageSpec, ModuleContext
 
@@ -99,9 +104,24 @@ def _package_name(importer: str, ctx: ModuleContext) -> str | None:
     src = crate_root(importer, ctx)
     if src is None:
         return None
-    text = ctx.read_text(posixpath.join(posixpath.dirname(src), "Cargo.toml").lstrip("/")) or ""
-    match = re.search(r'^\s*name\s*=\s*"([^"]+)"', text, re.MULTILINE)
-    return match.group(1).replace("-", "_") if match else None
+    return crate_name(ctx.read_text(posixpath.join(posixpath.dirname(src), "Cargo.toml").lstrip("/")))
+
+
+def crate_name(cargo_toml: str | None) -> str | None:
+    """The name a binary uses for its package's library crate: ``[lib] name``, else ``[package]
+    name`` with ``-`` as ``_`` (Cargo's rule); None for a workspace-only or unreadable manifest."""
+    if not cargo_toml:
+        return None
+    try:
+        manifest = tomllib.loads(cargo_toml)
+    except (tomllib.TOMLDecodeError, ValueError):
+        return None
+    for table in ("lib", "package"):
+        section = manifest.get(table)
+        name = section.get("name") if isinstance(section, dict) else None
+        if isinstance(name, str) and name:
+            return name.replace("-", "_")
+    return None
 
 
 def _parent_module(path: str, ctx: ModuleContext) -> str | None:

@@ -62,6 +62,7 @@ class LanguageSpec:
     super_names: frozenset[str] = frozenset()   # `super` / `super()`
     constructor_names: frozenset[str] = frozenset()  # "__init__", "constructor"
     class_scope_encloses: bool = True           # Python: False (methods do not see class-body names)
+    class_body_binds_names: bool = True         # TS/JS: False (members are reached through `this`, never bare)
     top_level_is_exported: bool = False         # Python: every top-level binding is importable
     is_public: Callable[[str], bool] = _public_by_default  # exported status when not explicit
     doc_comment_prefixes: tuple[str, ...] = ()  # comments that document the next definition

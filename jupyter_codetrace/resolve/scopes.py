@@ -29,7 +29,8 @@ class ScopeLookup:
             if name in sc.nonlocals:
                 s, first = sc.parent, False
                 continue
-            if sc.kind == "class" and not first and not spec.class_scope_encloses:
+            if sc.kind == "class" and not spec.class_body_binds_names or \
+                    sc.kind == "class" and not first and not spec.class_scope_encloses:
                 s = sc.parent
                 continue
             entries = view.bindings.get(s, {}).get(name)

@@ -142,8 +142,8 @@ class TypeInference:
         if d.kind in CLASS_KINDS:
             return InferredType("class", symbol)
         view = self.view(symbol.path)
-        if d.kind in ("namespace", "module") and view.spec.namespace_members_visible:
-            return InferredType("class", symbol)  # `ns::name` looks among the namespace's members
+        if d.kind in ("namespace", "module"):
+            return InferredType("class", symbol)  # `ns::name`, `ns.name`: among the namespace's members
         if d.kind == "parameter" and d.name in view.spec.self_names:
             owner = self.definition(Symbol(symbol.path, d.container)) if d.container >= 0 else None
             if owner is not None and owner.kind in ("method", "constructor", "property"):
