@@ -79,6 +79,7 @@ SPEC = LanguageSpec(
     self_names=frozenset({"self", "cls"}),
     super_names=frozenset({"super"}),
     constructor_names=frozenset({"__init__"}),
+    assignment_defines_annotated_member=True,
     class_scope_encloses=False,
     top_level_is_exported=True,
     is_public=_is_public,

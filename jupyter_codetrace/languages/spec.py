@@ -63,6 +63,8 @@ class LanguageSpec:
     constructor_names: frozenset[str] = frozenset()  # "__init__", "constructor"
     class_scope_encloses: bool = True           # Python: False (methods do not see class-body names)
     class_body_binds_names: bool = True         # TS/JS: False (members are reached through `this`, never bare)
+    # Python: `x: int` in a class body only annotates; `self.x = …` in a method defines x.
+    assignment_defines_annotated_member: bool = False
     top_level_is_exported: bool = False         # Python: every top-level binding is importable
     is_public: Callable[[str], bool] = _public_by_default  # exported status when not explicit
     doc_comment_prefixes: tuple[str, ...] = ()  # comments that document the next definition

@@ -47,8 +47,14 @@ class MemberLookup:
             indices = view.members.get(klass.index, {}).get(name) if view else None
             if indices:
                 defs = view.facts.definitions
-                # A member declared in the class body beats one assigned in a method.
-                best = min(indices, key=lambda i: (defs[i].scope < 0, defs[i].declaration, i))
+                # A member declared in the class body beats one assigned in a method, except a
+                # bare annotation (`x: int` in a Python class body) where a method assigns it:
+                # the assignment defines it (as Jedi answers; `declaration` mode keeps both).
+                bare = view.spec.assignment_defines_annotated_member
+                best = min(indices, key=lambda i: (
+                    bare and defs[i].scope >= 0 and defs[i].value is None and defs[i].type is not None
+                    and defs[i].kind in ("field", "variable"),
+                    defs[i].scope < 0, defs[i].declaration, i))
                 return Symbol(klass.path, best)
             found = self.extension_members(klass).get(name)
             if found is not None:
