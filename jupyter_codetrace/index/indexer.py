@@ -13,6 +13,7 @@ import threading
 import time
 from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
+from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
 from typing import Callable
 
@@ -142,7 +143,22 @@ class _Summary:
 
 
 def _extract_job(root: str, path: str, language: str, max_size: int, keep_facts: bool = False):
-    """Read, hash and extract one file (in a worker process: facts travel only as a blob). Never raises."""
+    """Read, hash and extract one file (in a worker process: facts travel only as a blob). Never raises:
+    whatever goes wrong with one file is that file's skip reason, never the whole refresh's failure."""
+    try:
+        return _extract_one(root, path, language, max_size, keep_facts)
+    except Exception as error:  # noqa: BLE001 - one pathological file must not take the repository down
+        return path, None, _failure(error)
+
+
+def _failure(error: BaseException) -> str:
+    if isinstance(error, RecursionError):
+        return "extraction failed: nested too deeply"
+    text = str(error).strip().splitlines()[0][:200] if str(error).strip() else ""
+    return f"extraction failed: {type(error).__name__}" + (f": {text}" if text else "")
+
+
+def _extract_one(root: str, path: str, language: str, max_size: int, keep_facts: bool):
     workspace = Workspace(root, max_file_size=max_size)
     absolute = os.path.join(root, path)
     try:
@@ -168,14 +184,14 @@ def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
 
         try:
             data, spans = notebook_source(data)
-        except ValueError as error:
-            return None, f"invalid notebook: {error}"
+        except (ValueError, RecursionError) as error:
+            return None, f"invalid notebook: {error if isinstance(error, ValueError) else 'nested too deeply'}"
         cells = tuple((s.cell, s.first_line, s.line_count) for s in spans)
         spec_name = "python"
     try:
         facts = extract_file(record.path, data, by_name(spec_name))
-    except (RecursionError, MemoryError, ValueError) as error:  # a pathological file: say so, keep going
-        return None, f"extraction failed: {error}"
+    except Exception as error:  # noqa: BLE001 - a pathological file: say so, keep going
+        return None, _failure(error)
     facts.language = record.language if record.language != NOTEBOOK else NOTEBOOK
     facts.notebook_cells = cells
     facts.warnings = tuple(warnings)
@@ -196,6 +212,9 @@ class Index:
         self._store: Store | None = None
         self._summaries: dict[str, _Summary] = {}
         self._skipped: dict[str, str] = {}
+        # path -> (size, mtime_ns, reason) of files whose extraction failed: not retried on
+        # every query, only once they change.
+        self._failed: dict[str, tuple[int, int, str]] = {}
         self._facts: OrderedDict[str, FileFacts] = OrderedDict()
         self._defined_in: dict[str, set[str]] | None = None   # built on first use: a restart
         self._used_in: dict[str, set[str]] | None = None      # answers before paying for it
@@ -254,12 +273,20 @@ class Index:
             self._skipped = {s.path: s.reason for s in skipped}
             present = {s.path for s in sources}
             removed = [p for p in self._summaries if p not in present]
+            for path in [p for p in self._failed if p not in present]:
+                del self._failed[path]
             if removed:
                 store.delete(removed)
                 for path in removed:
                     self._forget(path)
             stale = []
             for source in sources:
+                failed = self._failed.get(source.path)
+                if failed is not None:
+                    if failed[:2] == (source.size, source.mtime_ns):
+                        self._skipped[source.path] = failed[2]
+                        continue
+                    del self._failed[source.path]
                 summary = self._summaries.get(source.path)
                 if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
                     stale.append(source)
@@ -422,11 +449,32 @@ class Index:
             jobs = sorted(to_extract, key=lambda s: -getattr(s, "size", 0))  # big files first: better balance
             with ProcessPoolExecutor(max_workers=self.workers) as pool:
                 futures = [pool.submit(_extract_job, root, s.path, s.language, self.workspace.max_file_size) for s in jobs]
-                for future in futures:
-                    results.append(future.result())
+                retry = []
+                for source, future in zip(jobs, futures):
+                    try:
+                        results.append(future.result())
+                    except BrokenProcessPool:  # a worker died (killed, out of memory): retry below
+                        retry.append(source)
+                        continue
+                    except Exception as error:  # noqa: BLE001 - the result did not come back: this file only
+                        results.append((source.path, None, _failure(error)))
                     done += 1
                     if progress:
                         progress(done, total, results[-1][0])
+            for source in retry:
+                # One file at a time, each in a process of its own: the file that kills a worker
+                # is then the only one that fails, and the indexing process itself never dies.
+                try:
+                    with ProcessPoolExecutor(max_workers=1) as single:
+                        results.append(single.submit(_extract_job, root, source.path, source.language,
+                                                     self.workspace.max_file_size).result())
+                except Exception as error:  # noqa: BLE001
+                    reason = "extraction crashed its worker process" if isinstance(error, BrokenProcessPool) \
+                        else _failure(error)
+                    results.append((source.path, None, reason))
+                done += 1
+                if progress:
+                    progress(done, total, source.path)
         else:
             for source in to_extract:
                 results.append(_extract_job(root, source.path, source.language, self.workspace.max_file_size, True))
@@ -434,9 +482,15 @@ class Index:
                 if progress:
                     progress(done, total, source.path)
         rows = []
+        by_path = {source.path: source for source in to_extract}
         for path, payload, problem in results:
             if payload is None:
                 self._skipped[path] = problem
+                source = by_path.get(path)
+                if source is not None and getattr(source, "size", -1) >= 0:
+                    self._failed[path] = (source.size, source.mtime_ns, problem)
+                if path in self._summaries:
+                    self.generation += 1  # an indexed file became unindexable: answers change
                 self._forget(path)
                 self.store.delete([path])
                 continue
@@ -448,7 +502,7 @@ class Index:
                 self._remember(path, facts)
         if rows:
             self.store.save_many(rows)
-        return len(to_extract)
+        return len(rows)  # files parsed and indexed: failures are in the skipped list, not here
 
     def _fill_stats(self, stats: IndexStats) -> None:
         for path, summary in self._summaries.items():

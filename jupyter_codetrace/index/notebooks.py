@@ -124,6 +124,12 @@ def _load_cells(raw: bytes) -> list:
     except json.JSONDecodeError as error:
         raise ValueError(f"not a valid notebook: invalid JSON at line {error.lineno} "
                          f"column {error.colno}: {error.msg}") from None
+    except RecursionError:
+        # JSON nested thousands of levels deep: no notebook looks like this, and the decoder
+        # would otherwise take the whole refresh down with it.
+        raise ValueError("not a valid notebook: JSON nested too deeply") from None
+    except ValueError as error:  # e.g. an integer literal longer than Python converts
+        raise ValueError(f"not a valid notebook: {error}") from None
     if not isinstance(notebook, dict):
         raise ValueError("not a valid notebook: the top level is not a JSON object")
     cells = notebook.get("cells")
