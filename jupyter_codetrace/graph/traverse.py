@@ -10,7 +10,8 @@ from dataclasses import dataclass
 
 import networkx as nx
 
-__all__ = ["Follow", "closure", "paths_between", "call_tree", "MAX_CLOSURE_NODES", "MAX_PATHS", "MAX_PATH_DEPTH"]
+__all__ = ["Follow", "closure", "paths_between", "call_tree", "MAX_CLOSURE_NODES", "MAX_PATHS", "MAX_PATH_DEPTH",
+           "MAX_TREE_NODES", "MAX_TREE_DEPTH"]
 
 # A closure past a few hundred nodes is no longer readable as text or a diagram; the count of
 # what was left out is reported instead (measured: the largest closure in the fixtures is 31).
@@ -19,6 +20,9 @@ MAX_PATHS = 10
 MAX_PATH_DEPTH = 12
 _MAX_PATH_EXPANSIONS = 50_000   # partial paths explored before giving up (dense graphs)
 MAX_TREE_NODES = 2_000
+# Levels of a call tree. Deeper trees do not fit the text budget anyway; the bound keeps every
+# consumer that recurses over the tree (renderers, JSON encoders) far from the recursion limit.
+MAX_TREE_DEPTH = 64
 _SLACK = 3   # alternatives up to 3 edges longer than the shortest path
 
 
@@ -189,36 +193,55 @@ def paths_between(graph: nx.MultiDiGraph, sources: list[str], targets: list[str]
 
 
 def call_tree(graph: nx.MultiDiGraph, start: str, follow: Follow, forward: bool,
-              limit: int = MAX_TREE_NODES) -> tuple[list[dict], bool]:
-    """The callers (``forward=False``) or callees of ``start`` as a nested tree, full depth.
+              limit: int = MAX_TREE_NODES, max_depth: int = MAX_TREE_DEPTH) -> tuple[list[dict], bool]:
+    """The callers (``forward=False``) or callees of ``start`` as a nested tree, at most
+    ``max_depth`` levels deep.
 
     A node on the current path is shown once more, marked ``cycle``; a node already expanded
-    elsewhere in the tree is shown without children, marked ``seen``. Children are sorted by
-    name so the tree reads the same on every run."""
+    elsewhere in the tree is shown without children, marked ``seen``; a node at the depth bound
+    is shown without children, marked ``deeper``, and the tree is reported truncated. Children
+    are sorted by name so the tree reads the same on every run.
+
+    Depth-first with an explicit stack (a generated chain of thousands of calls must not
+    exhaust Python's recursion limit), in the same order a recursive walk would take; the depth
+    bound keeps what the renderers and JSON encoders recurse over shallow too."""
     expanded: set[str] = {start}
     count = 0
     truncated = False
     step = _out if forward else _in
 
-    def children(node: str, path: tuple[str, ...]) -> list[dict]:
-        nonlocal count, truncated
-        result = []
-        others = sorted({other for other, _, _ in step(graph, node, follow)},
-                        key=lambda n: (graph.nodes[n].get("name", n), n))
-        for other in others:
-            if count >= limit:
-                truncated = True
-                break
-            count += 1
-            entry = {"id": other}
-            if other in path:
-                entry["cycle"] = True
-            elif other in expanded:
-                entry["seen"] = True
-            else:
-                expanded.add(other)
-                entry["children"] = children(other, path + (other,))
-            result.append(entry)
-        return result
+    def others_of(node: str) -> list[str]:
+        return sorted({other for other, _, _ in step(graph, node, follow)},
+                      key=lambda n: (graph.nodes[n].get("name", n), n))
 
-    return children(start, (start,)), truncated
+    root: list[dict] = []
+    on_path: set[str] = {start}
+    # frames: (the list receiving entries, iterator over the node's neighbours, the node)
+    stack = [(root, iter(others_of(start)), start)]
+    while stack:
+        result, others, node = stack[-1]
+        other = next(others, None)
+        if other is None or count >= limit:
+            if other is not None:
+                truncated = True
+                stack.clear()
+                break
+            stack.pop()
+            on_path.discard(node)
+            continue
+        count += 1
+        entry = {"id": other}
+        result.append(entry)
+        if other in on_path:
+            entry["cycle"] = True
+        elif other in expanded:
+            entry["seen"] = True
+        elif len(stack) >= max_depth:
+            entry["deeper"] = True
+            truncated = True
+        else:
+            expanded.add(other)
+            entry["children"] = []
+            on_path.add(other)
+            stack.append((entry["children"], iter(others_of(other)), other))
+    return root, truncated
