@@ -6,7 +6,7 @@ is resolved, and kept only when it resolves to the same definition: precision ov
 
 from __future__ import annotations
 
-from ..resolve.resolver import Symbol
+from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import Location, Reference, ReferencesResult
 from .context import QueryContext, validate_position, validate_symbol
 from .definition import _implementation, locate
@@ -56,7 +56,7 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     resolver = ctx.resolver
     group = resolver.variable_group(target)
     target = group[0]
-    members = set(group) | _twins(resolver, target)
+    members = set(group) | _twins(resolver, target) | _hierarchy_family(resolver, target)
     d = resolver.definition(target)
     name = d.name if d is not None else target.path.rsplit("/", 1)[-1].split(".")[0]
     found: dict[tuple[str, int, int], Reference] = {}
@@ -178,6 +178,48 @@ def _star_leads(ctx: QueryContext, path: str, export, name: str, members: set[Sy
         if found.status == "found" and _same(ctx, found.target, members):
             return True
     return False
+
+
+def _hierarchy_family(resolver, target: Symbol, limit: int = 200) -> set[Symbol]:
+    """A member and its namesakes up and down its type's hierarchy: what it overrides and what
+    overrides it (a call through the base may run either), as TypeScript's find-all-references
+    and VS Code list them."""
+    d = resolver.definition(target)
+    if d is None or d.container < 0 or d.kind == "parameter":
+        return set()
+    owner = Symbol(target.path, d.container)
+    owner_d = resolver.definition(owner)
+    if owner_d is None or owner_d.kind not in CLASS_KINDS:
+        return set()
+
+    def direct(klass: Symbol) -> Symbol | None:
+        view = resolver.view(klass.path)
+        indices = view.members.get(klass.index, {}).get(d.name) if view else None
+        return Symbol(klass.path, indices[0]) if indices else None
+
+    family = {m for m in map(direct, resolver.mro(owner)[1:]) if m is not None}
+    seen, queue = {owner}, [owner]
+    while queue and len(seen) < limit:
+        base = queue.pop()
+        base_name = resolver.definition(base).name
+        for path in sorted(resolver.index.used_in.get(base_name, ())):
+            view = resolver.view(path)
+            if view is None:
+                continue
+            for i, sub in enumerate(view.facts.definitions):
+                if sub.kind not in CLASS_KINDS or not (sub.extends or sub.implements) or Symbol(path, i) in seen:
+                    continue
+                for token in sub.extends + sub.implements:
+                    typed = resolver.infer(path, token, 1)
+                    if typed is not None and typed.symbol == base:
+                        seen.add(Symbol(path, i))
+                        queue.append(Symbol(path, i))
+                        member = direct(Symbol(path, i))
+                        if member is not None:
+                            family.add(member)
+                        break
+    family.discard(target)
+    return family
 
 
 def _twins(resolver, target: Symbol) -> set[Symbol]:
