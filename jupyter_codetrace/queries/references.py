@@ -56,7 +56,8 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     resolver = ctx.resolver
     group = resolver.variable_group(target)
     target = group[0]
-    members = set(group) | _twins(resolver, target) | _hierarchy_family(resolver, target)
+    family = _hierarchy_family(resolver, target)
+    members = set(group) | _twins(resolver, target) | family
     d = resolver.definition(target)
     name = d.name if d is not None else target.path.rsplit("/", 1)[-1].split(".")[0]
     found: dict[tuple[str, int, int], Reference] = {}
@@ -86,6 +87,15 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
         found[(other.path, od.line, od.column)] = Reference(other.path, shown_line, od.column,
                                                             "declaration" if merged else "write",
                                                             ctx.is_test(other.path), text[:_CONTEXT_CHARS], "scope", cell)
+    for other in sorted(family, key=lambda m: (m.path, m.index)):
+        # an override (or what it overrides) is declared under the same name: a use of it
+        od = resolver.definition(other)
+        lines = ctx.source_lines(other.path)
+        cell, shown_line = ctx.cell_position(other.path, od.line)
+        text = lines[od.line - 1].strip() if 0 < od.line <= len(lines) else ""
+        found.setdefault((other.path, od.line, od.column), Reference(
+            other.path, shown_line, od.column, "declaration", ctx.is_test(other.path), text[:_CONTEXT_CHARS],
+            "member", cell))
     if include_declaration and d is not None:
         lines = ctx.source_lines(target.path)
         cell, shown_line = ctx.cell_position(target.path, d.line)
