@@ -166,6 +166,8 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
             if path != target.path or export.module is not None:
                 re_exports.append({"file": path, "exported_as": exported_as, "from": export.module or path,
                                    "line": export.line})
+            if export.kind == "named" and export.name == name:
+                add(export.line, export.column, "import", "import")  # `export {name}` names it too
             if exported_as != name:
                 aliases.append(exported_as)
     if name != "default" and any(e.kind == "star" and e.module for e in facts.exports) \
