@@ -7,7 +7,8 @@ reference *i*, ``("n", i)`` a ``new`` of reference *i*, ``("b",)`` a literal of 
 ``None`` unknown; and for value flow ``("o", t, …)`` one of several values (`a or b`),
 ``("e", t, …)`` a literal container of those items, ``("s", t)`` an item of ``t`` (`t[k]`),
 ``("i", k)`` the result of indirect call *k* (``FileFacts.indirect_calls``: `f()()`),
-``("p", call, k)`` what parameter *k* of the called function takes (an object literal argument).
+``("p", call, k)`` what parameter *k* of the called function takes (an object literal argument),
+``("x",)`` an object literal of no known type.
 """
 
 from __future__ import annotations

@@ -83,6 +83,7 @@ class _Extraction:
         self._wrappers: dict[tuple[int, int], tuple[str, tuple]] = {}
         self._argument_at = {}
         self._declared: dict[tuple[int, int], object] = {}
+        literal_keys: set[tuple[int, int]] = set()
         returned: list = []
         arguments: dict[tuple[int, int], object] = {}
 
@@ -96,7 +97,9 @@ class _Extraction:
                     references[span] = [name, None, None, False]
             elif category == "member":
                 name = caps["reference"][0]
-                receiver = caps.get("receiver") or caps.get("receiver.builtin")
+                receiver = caps.get("receiver") or caps.get("receiver.builtin") or caps.get("receiver.literal")
+                if "receiver.literal" in caps:
+                    literal_keys.add((name.start_byte, name.end_byte))
                 references[(name.start_byte, name.end_byte)] = [
                     name, receiver[0] if receiver else None,
                     caps["reference.expression"][0] if "reference.expression" in caps else None,
@@ -167,6 +170,16 @@ class _Extraction:
                     declared.append((detail.split(".")[1], self.text(node), node.start_byte))
                     excluded_spans.add((node.start_byte, node.end_byte))
 
+        pending_types = list(self._declared.items())
+        while pending_types:  # a declared type reaches into `(…)`, `a ? b : c`, `a ?? b` of its value
+            span, type_node = pending_types.pop()
+            wrapped = self._wrappers.get(span)
+            if wrapped is not None and wrapped[0] == "inner":
+                for inner in wrapped[1]:
+                    inner_span = (inner.start_byte, inner.end_byte)
+                    if inner_span not in self._declared:
+                        self._declared[inner_span] = type_node
+                        pending_types.append((inner_span, type_node))
         self._build_scopes(scopes, declared)
         defs = self._build_definitions(definitions, owned, exported_owners, comments)
         # A name that is also the qualifier (Rust `impl Foo`) stays a reference: it names Foo.
@@ -249,6 +262,8 @@ class _Extraction:
                     position += 1
         for ref, receiver, builtin in pending:
             ref.receiver = ("b",) if builtin else self._token(receiver)
+            if ref.receiver is None and (ref.start_byte, ref.start_byte + len(ref.name.encode())) in literal_keys:
+                ref.receiver = ("x",)  # a key of an object literal of no known type: no guess
         # Calls of what a call or a subscript gives (`make()()`, `handlers[key]()`): value flow
         # finds their targets. Innermost first, so `f()()()` sees `f()()` as a call already.
         for call, callee in sorted(indirect, key=lambda c: c[0].end_byte - c[0].start_byte):
@@ -662,7 +677,7 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
         elif "call" in names:
             plan.append(("call", None))
         elif "reference" in names:
-            plan.append(("member" if ("receiver" in names or "receiver.builtin" in names) else "reference", None))
+            plan.append(("member" if names & {"receiver", "receiver.builtin", "receiver.literal"} else "reference", None))
         elif names & {"reference.write", "reference.type", "ignore"}:
             plan.append(("mark", next(iter(names & {"reference.write", "reference.type", "ignore"}))))
         elif names & set(_SCOPE_KEYS):

@@ -31,4 +31,4 @@
 ; ---- object literals that take a declared type --------------------------------------------
 ; The keys of an object literal passed as an argument name members of the parameter's type
 ; (`client.get(url, {retry: 2})` uses `Options.retry`).
-(arguments (object (pair key: (property_identifier) @reference)) @receiver)
+(arguments (object (pair key: (property_identifier) @reference)) @receiver.literal)

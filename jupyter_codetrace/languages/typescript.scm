@@ -870,14 +870,27 @@
 (as_expression (_) [(type_identifier) (nested_type_identifier)] @expression.cast) @expression.wrapper
 (as_expression (_) (generic_type name: (_) @expression.cast)) @expression.wrapper
 
-; The keys of an object literal given to a typed variable name members of that type
-; (`const options: Options = {retry: 2}`).
+; A typed variable's value has that type (`const o: T = {…}`, also in its alternatives
+; `c ? ({…}) : null`); so does `{…} as T`. The keys of such object literals name T's members.
 (variable_declarator
   type: (type_annotation [(type_identifier) (nested_type_identifier)] @expression.declared)
-  value: (object) @expression.wrapper)
+  value: (_) @expression.wrapper)
 (variable_declarator
   type: (type_annotation (generic_type name: (_) @expression.declared))
-  value: (object) @expression.wrapper)
+  value: (_) @expression.wrapper)
+(variable_declarator
+  type: (type_annotation (union_type [(type_identifier) (generic_type name: (_))] @expression.declared))
+  value: (_) @expression.wrapper)
+(variable_declarator
+  type: (type_annotation (union_type (union_type [(type_identifier) (generic_type name: (_))] @expression.declared)))
+  value: (_) @expression.wrapper)
+(as_expression (object) @expression.wrapper [(type_identifier) (nested_type_identifier)] @expression.declared)
+(as_expression (object) @expression.wrapper (generic_type name: (_) @expression.declared))
 (variable_declarator
   type: (type_annotation)
-  value: (object (pair key: (property_identifier) @reference)) @receiver)
+  value: (object (pair key: (property_identifier) @reference)) @receiver.literal)
+(ternary_expression consequence: [(object (pair key: (property_identifier) @reference)) @receiver.literal
+   (parenthesized_expression (object (pair key: (property_identifier) @reference)) @receiver.literal)])
+(ternary_expression alternative: [(object (pair key: (property_identifier) @reference)) @receiver.literal
+   (parenthesized_expression (object (pair key: (property_identifier) @reference)) @receiver.literal)])
+(as_expression (object (pair key: (property_identifier) @reference)) @receiver.literal)

@@ -136,6 +136,6 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         if ref.receiver == ("b",):
             return Resolution("builtin")
         owner = self.infer(path, ref.receiver, depth + 1)
-        if owner is None and ref.receiver is not None and ref.receiver[0] == "p":
+        if owner is None and ref.receiver is not None and ref.receiver[0] in ("p", "x"):
             return Resolution("unresolved")  # a key of an object literal whose parameter type is unknown
         return self._member_of(owner, ref.name, path, depth)
