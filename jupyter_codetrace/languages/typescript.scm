@@ -261,6 +261,13 @@
 (type_alias_declaration name: (type_identifier) @name
   value: (union_type (union_type [(type_identifier) @definition.alternative (generic_type name: (type_identifier) @definition.alternative)]))) @definition.type_alias
 
+; A type with a call signature (`type Client = {(url: string): Result; …}`) returns, when a
+; value of it is called, what the signature returns: merged into the alias or interface.
+(type_alias_declaration name: (type_identifier) @name
+  value: (object_type (call_signature return_type: (type_annotation (_) @definition.returns)))) @definition.type_alias
+(interface_declaration name: (type_identifier) @name
+  body: (interface_body (call_signature return_type: (type_annotation (_) @definition.returns)))) @definition.interface
+
 ; Type parameters bind in the function/method that declares them; a class's, interface's or
 ; alias's bind in the enclosing scope (the declaration opens no scope of its own around them).
 (type_parameter name: (type_identifier) @name) @definition.type_alias

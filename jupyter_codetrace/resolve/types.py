@@ -97,6 +97,12 @@ class TypeInference:
                     typed = self.infer(target.path, returned, depth + 1)
                     if typed is not None and typed.kind == "instance":
                         return typed
+            if d.kind in _VALUE_KINDS and kind == "c":
+                # a value whose type has a call signature (`const ky: KyInstance`, then `ky(url)`)
+                typed = self.type_of_definition(target, depth + 1)
+                t = self.definition(typed.symbol) if typed is not None and typed.kind == "instance" else None
+                if t is not None and t.returns_span and t.kind in CLASS_KINDS:
+                    return self.type_of_annotation(typed.symbol, t.returns_span, t.returns, depth + 1)
             if d.kind in _VALUE_KINDS and d.value is not None and kind == "c":
                 # a value holding a function (`export const string = ZodString.create`)
                 from .flow import ValueFlow
