@@ -63,6 +63,10 @@ class LanguageSpec:
     constructor_names: frozenset[str] = frozenset()  # "__init__", "constructor"
     class_scope_encloses: bool = True           # Python: False (methods do not see class-body names)
     class_body_binds_names: bool = True         # TS/JS: False (members are reached through `this`, never bare)
+    # A member of a receiver of unknown type that one type alone defines is answered by name
+    # (labelled name-only). TypeScript: False — there an unknown receiver is mostly a library
+    # type (measured on ky: 0 of 9 such guesses right; on rich, Python: 2 of 2).
+    guess_unique_members: bool = True
     # Python: `x: int` in a class body only annotates; `self.x = …` in a method defines x.
     assignment_defines_annotated_member: bool = False
     top_level_is_exported: bool = False         # Python: every top-level binding is importable

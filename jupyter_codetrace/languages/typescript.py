@@ -348,6 +348,7 @@ SPEC = LanguageSpec(
     resolve_module=resolve_module,
     namespace_import_is_definition=True,
     overload_signature_is_definition=True,
+    guess_unique_members=False,
 )
 
 TSX_SPEC = LanguageSpec(
@@ -368,4 +369,5 @@ TSX_SPEC = LanguageSpec(
     resolve_module=resolve_module,
     namespace_import_is_definition=True,
     overload_signature_is_definition=True,
+    guess_unique_members=False,
 )

@@ -256,6 +256,12 @@
 ; its members up in A, then B (it is a supertype of both: no EXTENDS edge).
 (type_alias_declaration name: (type_identifier) @name
   value: (intersection_type [(type_identifier) @definition.extends (generic_type name: (type_identifier) @definition.extends)])) @definition.type_alias
+; `Required<Omit<Options, 'x'>> & {…}`: the members of what a generic wrapper wraps count too
+(type_alias_declaration name: (type_identifier) @name
+  value: [(generic_type type_arguments: (type_arguments . [(type_identifier) @definition.extends
+            (generic_type type_arguments: (type_arguments . (type_identifier) @definition.extends))]))
+          (intersection_type (generic_type type_arguments: (type_arguments . [(type_identifier) @definition.extends
+            (generic_type type_arguments: (type_arguments . (type_identifier) @definition.extends))])))]) @definition.type_alias
 (type_alias_declaration name: (type_identifier) @name
   value: (union_type [(type_identifier) @definition.alternative (generic_type name: (type_identifier) @definition.alternative)])) @definition.type_alias
 (type_alias_declaration name: (type_identifier) @name

@@ -34,7 +34,8 @@ class NameCandidates:
         if not candidates:
             return Resolution("unresolved" if members or external_base else "not_found")
         view = self.view(from_path)
-        if members and len(candidates) > 1 and view is not None and view.spec.precise:
+        if members and view is not None and view.spec.precise and \
+                (len(candidates) > 1 or not view.spec.guess_unique_members):
             # A member of an unknown receiver that several types define: a guess would mostly be
             # wrong (measured: 6 of 29 right on zod, 0 of 8 on rich). Say so, listing them.
             return Resolution("unresolved", candidates=candidates[:_MAX_CANDIDATES])

@@ -114,6 +114,18 @@ class TypeInference:
             return None
         return self.type_of_definition(target, depth + 1)
 
+    def _has_members(self, cls: Symbol) -> bool:
+        """Whether a type has members of its own or through its bases (a generic wrapper like
+        `type Required<T> = T & {…}` has none: its argument's are what count)."""
+        d = self.definition(cls)
+        if d is not None and d.alternatives:
+            return True
+        for klass in self.mro(cls):
+            view = self.view(klass.path)
+            if view is not None and (view.members.get(klass.index) or self.extension_members(klass)):
+                return True
+        return False
+
     def parameter_at(self, path: str, call, position: int) -> Symbol | None:
         """Parameter ``position`` of what the call token ``call`` calls (a class: its constructor)."""
         if not isinstance(call, tuple) or call[0] not in ("c", "n"):
@@ -173,20 +185,26 @@ class TypeInference:
         refs = view.facts.references
         start = bisect_left(view.ref_starts, span[0])
         end = bisect_right(view.ref_starts, span[1])
+        first_class, outside = None, False
         for i in range(start, end):
             if refs[i].receiver is not False and refs[i].receiver is not None \
                     and not (refs[i].receiver[0] == "r" and refs[refs[i].receiver[1]].start_byte >= span[0]):
                 continue  # a member of something outside the annotation; `ns::Type`/`mod.Class` count
             found = self.as_type(self.resolve_reference(symbol.path, i))
+            if found.status in ("builtin", "unresolved") or found.kind == "name-only":
+                outside = True  # a type from outside the project (`Headers`, a package's type)
+                continue
             if found.status == "found" and found.target is not None and not found.target.is_module:
                 d = self.definition(found.target)
                 if d is not None and d.kind in CLASS_KINDS:
-                    # A member access `mod.Class` resolves on its last name: keep looking for it.
-                    j = i + 1
-                    while j < end and refs[j].receiver not in (False, None) and refs[j].receiver[1:] == (i,):
-                        i = j
-                        j += 1
-                    return InferredType("instance", found.target)
+                    if self._has_members(found.target):
+                        return InferredType("instance", found.target)
+                    # `Required<Options>`: a wrapper without members of its own; its argument has them
+                    first_class = first_class or found.target
+        if outside:
+            return InferredType("builtin")  # known, but not the project's (`Required<Headers>`): no guess
+        if first_class is not None:
+            return InferredType("instance", first_class)
         if text:
             bare = text.strip().strip("\"'")
             if bare.isidentifier() and bare != text.strip():
