@@ -11,7 +11,7 @@ import ast
 import inspect
 import re
 from dataclasses import replace
-from bisect import bisect_right
+from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
 from ..facts import Definition, Export, FileFacts, Import, Reference, Scope
@@ -83,6 +83,7 @@ class _Extraction:
         self._wrappers: dict[tuple[int, int], tuple[str, tuple]] = {}
         self._argument_at = {}
         self._declared: dict[tuple[int, int], object] = {}
+        self._ref_starts: list[int] = []
         literal_keys: set[tuple[int, int]] = set()
         returned: list = []
         arguments: dict[tuple[int, int], object] = {}
@@ -170,18 +171,19 @@ class _Extraction:
                     declared.append((detail.split(".")[1], self.text(node), node.start_byte))
                     excluded_spans.add((node.start_byte, node.end_byte))
 
-        pending_types = list(self._declared.items())
-        while pending_types:  # a declared type reaches into `(…)`, `a ? b : c`, `a ?? b` of its value
-            span, type_node = pending_types.pop()
-            wrapped = self._wrappers.get(span)
-            if wrapped is not None and wrapped[0] == "inner":
-                for inner in wrapped[1]:
-                    inner_span = (inner.start_byte, inner.end_byte)
-                    if inner_span not in self._declared:
-                        self._declared[inner_span] = type_node
-                        pending_types.append((inner_span, type_node))
+        self._spread_declared(list(self._declared.items()))
         self._build_scopes(scopes, declared)
         defs = self._build_definitions(definitions, owned, exported_owners, comments)
+        # What a function with a declared return type returns has that type (`return {…}`).
+        typed_returns = []
+        for node in returned:
+            owner = self._container_of(self._innermost_scope(node.start_byte))
+            raw = self._raw_definitions[owner] if 0 <= owner < len(self._raw_definitions) else None
+            span = (node.start_byte, node.end_byte)
+            if raw is not None and raw.get("returns") is not None and span not in self._declared:
+                self._declared[span] = raw["returns"]
+                typed_returns.append((span, raw["returns"]))
+        self._spread_declared(typed_returns)
         # A name that is also the qualifier (Rust `impl Foo`) stays a reference: it names Foo.
         qualifier_spans = {(r["qualifier"].start_byte, r["qualifier"].end_byte)
                            for r in self._raw_definitions if r.get("qualifier") is not None}
@@ -248,6 +250,7 @@ class _Extraction:
             ref.new = ref.new or is_new
             call_map[(call.start_byte, call.end_byte)] = ("n" if is_new else "c", index)
         self._expr_map, self._call_map = expr_map, call_map
+        self._ref_starts = [r.start_byte for r in refs]
         # Where each argument stands: an expression with no token of its own (an object literal)
         # is then "what parameter k of that call takes" (its keys name that type's members).
         self._argument_at: dict[tuple[int, int], tuple] = {}
@@ -545,11 +548,27 @@ class _Extraction:
         return -1
 
     # ------------------------------------------------------------------ expressions
+    def _spread_declared(self, pending: list) -> None:
+        """A declared type reaches into `(…)`, `a ? b : c`, `a ?? b` of the value that has it."""
+        while pending:
+            span, type_node = pending.pop()
+            wrapped = self._wrappers.get(span)
+            if wrapped is not None and wrapped[0] == "inner":
+                for inner in wrapped[1]:
+                    inner_span = (inner.start_byte, inner.end_byte)
+                    if inner_span not in self._declared:
+                        self._declared[inner_span] = type_node
+                        pending.append((inner_span, type_node))
+
     def _token(self, node, depth: int = 0):
         token = self._value_token(node, depth)
         declared = self._declared.get((node.start_byte, node.end_byte)) if node is not None else None
-        if declared is not None:  # a literal with a declared type: that type, and its own items
+        if declared is not None:  # a value with a declared type: that type, and its own value
             index = self._expr_map.get((declared.start_byte, declared.end_byte))
+            if index is None:  # `T | undefined`, `Promise<T>`: the first name written in it
+                refs = self.facts.references
+                i = bisect_left(self._ref_starts, declared.start_byte) if self._ref_starts else 0
+                index = i if i < len(refs) and refs[i].start_byte < declared.end_byte else None
             if index is not None:
                 return ("o", ("n", index), token) if token is not None else ("n", index)
         return token

@@ -10,7 +10,8 @@
 
 ; ---- value flow: what functions return, what containers hold ------------------------------
 (return_statement (_) @returned)
-(arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)] @returned)
+(arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)
+                        (parenthesized_expression)] @returned)
 ; Only where a value can matter to a call (see python.scm).
 (call_expression function: (subscript_expression object: (_) @expression.element) @expression.wrapper)
 (variable_declarator value: (subscript_expression object: (_) @expression.element) @expression.wrapper)
@@ -32,3 +33,7 @@
 ; The keys of an object literal passed as an argument name members of the parameter's type
 ; (`client.get(url, {retry: 2})` uses `Options.retry`).
 (arguments (object (pair key: (property_identifier) @reference)) @receiver.literal)
+; … and so do the keys of an object literal a function returns (its declared return type).
+(return_statement (object (pair key: (property_identifier) @reference)) @receiver.literal)
+(return_statement (parenthesized_expression (object (pair key: (property_identifier) @reference)) @receiver.literal))
+(arrow_function body: (parenthesized_expression (object (pair key: (property_identifier) @reference)) @receiver.literal))

@@ -140,8 +140,8 @@ class TypeInference:
             function = next((c for c in (self.class_member(function, name) for name in view.spec.constructor_names)
                              if c is not None), None)
             d = self.definition(function)
-        if d is None or not (d.kind in _CALLABLE_KINDS or d.returns_span and d.kind in _VALUE_KINDS):
-            return None
+        if d is None or not (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
+            return None  # a function, or a value of function type (its parameters are in its type)
         view = self.view(function.path)
         defs = view.facts.definitions
         # the parameters written inside it, at the first level (a property of function type has
