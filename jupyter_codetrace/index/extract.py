@@ -81,7 +81,8 @@ class _Extraction:
         comments: list = []
         all_names: list[str] | None = None
         self._wrappers: dict[tuple[int, int], tuple[str, tuple]] = {}
-        self._argument_at = {}
+        self._argument_lists: dict | None = None
+        self._arguments: dict = {}
         self._declared: dict[tuple[int, int], object] = {}
         self._ref_starts: list[int] = []
         literal_keys: set[tuple[int, int]] = set()
@@ -251,18 +252,7 @@ class _Extraction:
             call_map[(call.start_byte, call.end_byte)] = ("n" if is_new else "c", index)
         self._expr_map, self._call_map = expr_map, call_map
         self._ref_starts = [r.start_byte for r in refs]
-        # Where each argument stands: an expression with no token of its own (an object literal)
-        # is then "what parameter k of that call takes" (its keys name that type's members).
-        self._argument_at: dict[tuple[int, int], tuple] = {}
-        for call_span, argument_list in arguments.items():
-            call_token = call_map.get(call_span)
-            if call_token is None or argument_list.named_child_count == 0:
-                continue
-            position = 0
-            for node in argument_list.named_children:
-                if not node.is_extra:
-                    self._argument_at[(node.start_byte, node.end_byte)] = ("p", call_token, position)
-                    position += 1
+        self._arguments = arguments  # read by _argument_position, built when first needed
         for ref, receiver, builtin in pending:
             ref.receiver = ("b",) if builtin else self._token(receiver)
             if ref.receiver is None and (ref.start_byte, ref.start_byte + len(ref.name.encode())) in literal_keys:
@@ -289,9 +279,9 @@ class _Extraction:
                 name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
                 splat = self.source.startswith(_SPLATS, node.start_byte)
                 if name is not None and value is not None:
-                    passed.append((self.text(name), self._token(value), False))
+                    passed.append((self.text(name), self._token(value, positions=False), False))
                 else:
-                    passed.append((None, None if splat else self._token(node), splat))
+                    passed.append((None, None if splat else self._token(node, positions=False), splat))
             if any(t is not None and t != ("b",) for _, t, _ in passed):  # something that can name a function
                 self.facts.call_arguments.append((token[1], tuple(passed)))
         for node in returned:
@@ -548,6 +538,25 @@ class _Extraction:
         return -1
 
     # ------------------------------------------------------------------ expressions
+    def _argument_position(self, node):
+        """``("p", call, k)`` for an argument with no token of its own (an object literal): what
+        parameter k of that call takes."""
+        if self._argument_lists is None:
+            self._argument_lists = {(al.start_byte, al.end_byte): span for span, al in self._arguments.items()}
+        parent = node.parent
+        call_span = self._argument_lists.get((parent.start_byte, parent.end_byte)) if parent is not None else None
+        call_token = self._call_map.get(call_span) if call_span is not None else None
+        if call_token is None:
+            return None
+        position = 0
+        for child in parent.named_children:
+            if child.is_extra:
+                continue
+            if child.start_byte == node.start_byte and child.end_byte == node.end_byte:
+                return ("p", call_token, position)
+            position += 1
+        return None
+
     def _spread_declared(self, pending: list) -> None:
         """A declared type reaches into `(…)`, `a ? b : c`, `a ?? b` of the value that has it."""
         while pending:
@@ -560,8 +569,8 @@ class _Extraction:
                         self._declared[inner_span] = type_node
                         pending.append((inner_span, type_node))
 
-    def _token(self, node, depth: int = 0):
-        token = self._value_token(node, depth)
+    def _token(self, node, depth: int = 0, positions: bool = True):
+        token = self._value_token(node, depth, positions)
         declared = self._declared.get((node.start_byte, node.end_byte)) if node is not None else None
         if declared is not None:  # a value with a declared type: that type, and its own value
             index = self._expr_map.get((declared.start_byte, declared.end_byte))
@@ -573,7 +582,7 @@ class _Extraction:
                 return ("o", ("n", index), token) if token is not None else ("n", index)
         return token
 
-    def _value_token(self, node, depth: int = 0):
+    def _value_token(self, node, depth: int = 0, positions: bool = True):
         """The token of an expression, looking through wrappers that keep its value
         (parentheses, `await`, a non-null `x!`), give it a declared type (`x as T`), or choose
         between values (`a or b`, `a ?? b`, `a if c else b`: an ``("o", token, token)``)."""
@@ -588,7 +597,7 @@ class _Extraction:
                 return self._call_map[span]
             wrapped = self._wrappers.get(span)
             if wrapped is None:
-                return None if cast else self._argument_at.get(span)
+                return None if cast or not positions else self._argument_position(node)
             how, inner = wrapped
             if how == "items":  # a literal list / dict / tuple: ("e", what its items are)
                 tokens = tuple(t for t in (self._token(n, depth) for n in inner[:64]) if t is not None)
