@@ -142,16 +142,27 @@ class TypeInference:
             d = self.definition(function)
         if d is None or not (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
             return None  # a function, or a value of function type (its parameters are in its type)
+        inside = self._parameters_inside(function)
+        if not inside and d.kind in _VALUE_KINDS:
+            # a value whose type is a function type alias (`hook` of `BeforeRetryHook[]`)
+            typed = self.type_of_definition(function, 1)
+            if typed is not None and typed.kind == "instance" and typed.symbol is not None:
+                function, d = typed.symbol, self.definition(typed.symbol)
+                inside = self._parameters_inside(function)
         view = self.view(function.path)
         defs = view.facts.definitions
-        # the parameters written inside it, at the first level (a property of function type has
-        # them in its type: `get: (url: string, options?: Options) => R`)
-        inside = [i for i in range(function.index + 1, len(defs))
-                  if defs[i].kind == "parameter" and d.start_byte <= defs[i].start_byte < d.end_byte]
         params = [i for i in inside if defs[i].scope == defs[inside[0]].scope] if inside else []
         if params and defs[params[0]].name in view.spec.self_names and d.kind in ("method", "constructor"):
             params = params[1:]
         return Symbol(function.path, params[position]) if position < len(params) else None
+
+    def _parameters_inside(self, symbol: Symbol) -> list[int]:
+        """The parameters written inside a definition (a property or alias of function type has
+        them in its type: `get: (url: string, options?: Options) => R`)."""
+        d = self.definition(symbol)
+        defs = self.view(symbol.path).facts.definitions
+        return [i for i in range(symbol.index + 1, len(defs))
+                if defs[i].kind == "parameter" and d.start_byte <= defs[i].start_byte < d.end_byte]
 
     def type_of_definition(self, symbol: Symbol, depth: int = 0) -> InferredType | None:
         d = self.definition(symbol)
