@@ -277,6 +277,9 @@
 ; Type parameters bind in the function/method that declares them; a class's, interface's or
 ; alias's bind in the enclosing scope (the declaration opens no scope of its own around them).
 (type_parameter name: (type_identifier) @name) @definition.type_alias
+; `D extends Base`: an unbound type parameter has its constraint's members (no EXTENDS edge)
+(type_parameter name: (type_identifier) @name
+  constraint: (constraint [(type_identifier) @definition.alternative (generic_type name: (_) @definition.alternative)])) @definition.type_alias
 
 (enum_declaration
   name: (identifier) @name
