@@ -54,6 +54,8 @@ class Definition:
     qualifier: Token = None     # the type an out-of-line member belongs to (C++ `Foo::`, Go receiver, Rust impl)
     returned: tuple[Token, ...] = ()   # what its `return` statements give (value flow of functions)
     alternatives: tuple[Token, ...] = ()   # a union type alias's members (`type R = A | B`): where its members are
+    type_arguments: tuple[Token, ...] = ()  # `extends Base<A, B>`: A, B (instances of what they name)
+    type_parameters: tuple[int, ...] = ()   # its own type parameters, in order (definition indices)
 
 
 @dataclass(slots=True)

@@ -290,7 +290,18 @@ class _Extraction:
             token = self._token(node)
             if owner >= 0 and token is not None and token[0] != "b":
                 defs[owner].returned += (token,)
+        defined_at = None
         for d, raw in zip(defs, self._raw_definitions):
+            if raw.get("type_arguments") is not None:
+                d.type_arguments = tuple(self._first_type_name(n) for n in raw["type_arguments"].named_children
+                                         if not n.is_extra)
+            if raw.get("generics") is not None and d.kind in _SCOPE_OWNER_KINDS:
+                if defined_at is None:
+                    defined_at = {o.name_byte: i for i, o in enumerate(defs) if o.kind == "type"}
+                d.type_parameters = tuple(
+                    defined_at[p.start_byte] for p in (
+                        n.child_by_field_name("name") for n in raw["generics"].named_children if not n.is_extra)
+                    if p is not None and p.start_byte in defined_at)
             if raw.get("value") is not None:
                 d.value = self._token(raw["value"])
             for field, kind in (("item", "s"), ("entered", "w")):  # `for x in xs`, `with cm as x`
@@ -323,7 +334,8 @@ class _Extraction:
                            ("definition.generics", "generics"), ("definition.body", "body"),
                            ("definition.type", "type"), ("definition.default", "default"),
                            ("definition.value", "value"), ("definition.receiver", "receiver"),
-                           ("definition.item", "item"), ("definition.entered", "entered")):
+                           ("definition.item", "item"), ("definition.entered", "entered"),
+                           ("definition.type_arguments", "type_arguments")):
             if cap in caps and raw.get(field) is None:
                 raw[field] = caps[cap][0]
         for cap, field in (("definition.extends", "extends"), ("definition.implements", "implements"),
@@ -556,6 +568,12 @@ class _Extraction:
                 return ("p", call_token, position)
             position += 1
         return None
+
+    def _first_type_name(self, node):
+        """``("n", i)``: an instance of the first name written in a type (`Def`, `Foo<X>`)."""
+        refs = self.facts.references
+        i = bisect_left(self._ref_starts, node.start_byte) if self._ref_starts else 0
+        return ("n", i) if i < len(refs) and refs[i].start_byte < node.end_byte else None
 
     def _spread_declared(self, pending: list) -> None:
         """A declared type reaches into `(…)`, `a ? b : c`, `a ?? b` of the value that has it."""

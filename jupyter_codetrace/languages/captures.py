@@ -58,6 +58,7 @@ CAPTURES: dict[str, str] = {
     "definition.implements": "an implemented interface expression (one per match)",
     "definition.item": "what a loop variable takes its items from (`for x in ITEMS`): its value is an item of that",
     "definition.entered": "the context manager of `with CM as x`: x is what CM's `__enter__` gives",
+    "definition.type_arguments": "the type arguments of a class's or interface's first base (`extends Base<A, B>`): they bind Base's type parameters",
     "definition.receiver": "for `self.x = ...`: the object; the definition becomes a member of the enclosing class when it is the language's self/this",
     "definition.qualifier": "the type an out-of-line member belongs to (`Foo` of C++ `void Foo::bar() {}`, a Go method's receiver type, Rust `impl Foo`): the definition binds no name where it stands and is a member of Foo",
     "declaration": "marks the definition as a declaration only (overload signature, ambient `declare`, prototype)",

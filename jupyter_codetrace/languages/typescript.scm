@@ -104,6 +104,15 @@
   name: (identifier) @name
   value: (class (class_heritage (extends_clause value: (_) @definition.extends)))) @definition.class
 
+; The type arguments of the (first) base: `extends ZodType<string, ZodStringDef>` binds the
+; base's type parameters, so `this._def` in a ZodString is a ZodStringDef.
+(class_declaration name: (type_identifier) @name
+  (class_heritage (extends_clause type_arguments: (type_arguments) @definition.type_arguments))) @definition.class
+(abstract_class_declaration name: (type_identifier) @name
+  (class_heritage (extends_clause type_arguments: (type_arguments) @definition.type_arguments))) @definition.class
+(interface_declaration name: (type_identifier) @name
+  (extends_type_clause . type: (generic_type type_arguments: (type_arguments) @definition.type_arguments))) @definition.interface
+
 (class_declaration
   name: (type_identifier) @name
   (class_heritage

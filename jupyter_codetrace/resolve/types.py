@@ -112,7 +112,51 @@ class TypeInference:
                     if f is not None and f.returns_span and f.kind in _CALLABLE_KINDS:
                         return self.type_of_annotation(function, f.returns_span, f.returns, depth + 1)
             return None
-        return self.type_of_definition(target, depth + 1)
+        typed = self.type_of_definition(target, depth + 1)
+        if typed is not None and typed.symbol is not None and ref.receiver not in (False, None) \
+                and depth < _MAX_DEPTH // 2:
+            bound = self._bound_type_parameter(path, ref.receiver, typed.symbol, depth + 1)
+            if bound is not None:
+                return bound
+        return typed
+
+    def _bound_type_parameter(self, path: str, receiver, parameter: Symbol, depth: int) -> InferredType | None:
+        """A member typed by a type parameter of its class (`_def: Def`), read through a receiver
+        of a subclass that binds it (`class ZodString extends ZodType<string, ZodStringDef>`):
+        the bound type. Follows the first-base chain, carrying bindings down."""
+        p = self.definition(parameter)
+        if p is None or p.kind != "type":
+            return None
+        owner = self.infer(path, receiver, depth + 1)
+        if owner is None or owner.kind != "instance" or owner.symbol is None:
+            return None
+        cls, bindings = owner.symbol, {}
+        for _ in range(8):
+            d = self.definition(cls)
+            if d is None or not d.extends or not d.type_arguments:
+                return None
+            base = self.infer(cls.path, d.extends[0], depth + 1)
+            if base is None or base.symbol is None or base.symbol.is_module:
+                return None
+            base_d = self.definition(base.symbol)
+            if base_d is None:
+                return None
+            bound = {}
+            for position, index in enumerate(base_d.type_parameters):
+                argument = d.type_arguments[position] if position < len(d.type_arguments) else None
+                if argument is None:
+                    continue
+                named = self.resolve_reference(cls.path, argument[1])
+                if named.status == "found" and named.target in bindings:
+                    bound[Symbol(base.symbol.path, index)] = bindings[named.target]
+                else:
+                    typed = self.infer(cls.path, argument, depth + 1)
+                    if typed is not None:
+                        bound[Symbol(base.symbol.path, index)] = typed
+            if parameter in bound:
+                return bound[parameter]
+            cls, bindings = base.symbol, bound
+        return None
 
     def _has_members(self, cls: Symbol) -> bool:
         """Whether a type has members of its own or through its bases (a generic wrapper like
