@@ -354,6 +354,7 @@ class _FileEdges:
                 else:
                     skipped.add(ref.name)
         self._indirect_calls(defs)
+        self._calls_through_builtins(defs)
         # Should one of these names become a function or class somewhere, redo this file.
         self.resolver._read[-1].update(f"*name:{name}" for name in skipped)
         for i, d in enumerate(defs):
@@ -422,6 +423,29 @@ class _FileEdges:
         for token, line, _column, container in self.view.facts.indirect_calls:
             source = self.table.owner(defs, container)
             self._inferred_calls(source, self.flow.values(self.table.path, token), line)
+
+    def _calls_through_builtins(self, defs) -> None:
+        """`map(f, xs)`, `sorted(xs, key=f)`, `threading.Thread(target=f)`: a built-in that calls
+        the function it is given (``LanguageSpec.calling_builtins``: name -> positions/keywords)."""
+        calling = self.view.spec.calling_builtins
+        if not calling:
+            return
+        refs = self.view.facts.references
+        for ref_index, passed in self.view.facts.call_arguments:
+            ref = refs[ref_index]
+            slots = calling.get(ref.name)
+            if slots is None:
+                continue
+            if self.resolver.resolve_reference(self.table.path, ref_index).status != "builtin":
+                continue
+            source = self.table.owner(defs, ref.container)
+            positional = 0
+            for keyword, token, splat in passed:
+                if splat:
+                    break
+                if (keyword is None and positional in slots) or (keyword is not None and keyword in slots):
+                    self._inferred_calls(source, self.flow.values(self.table.path, token), ref.line)
+                positional += keyword is None
 
     def _inferred_calls(self, source: str, callees: list, line: int) -> None:
         for callee in callees:

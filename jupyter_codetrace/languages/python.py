@@ -80,6 +80,8 @@ SPEC = LanguageSpec(
     super_names=frozenset({"super"}),
     constructor_names=frozenset({"__init__"}),
     assignment_defines_annotated_member=True,
+    calling_builtins={"map": {0}, "filter": {0}, "sorted": {"key"}, "min": {"key"}, "max": {"key"},
+                      "reduce": {0}, "apply": {0}},
     class_scope_encloses=False,
     top_level_is_exported=True,
     is_public=_is_public,
