@@ -158,7 +158,7 @@ def ts_oracle(root: Path, pool, need: int, ts_version: str):
                 if rel not in texts:
                     texts[rel] = (root / rel).read_text(encoding="utf-8").split("\n")
                 src_line = texts[rel][line - 1] if line - 1 < len(texts[rel]) else ""
-                col = _utf16_to_cp(src_line, d["char16"]) + 1
+                col = benchlib.utf16_to_code_points(src_line, d["char16"]) + 1
                 if rel == ref.file and line == ref.line and col == ref.column:
                     is_self = True
                 container = (d["containerName"] or "").replace(f'"{root}/', '"')
@@ -170,15 +170,6 @@ def ts_oracle(root: Path, pool, need: int, ts_version: str):
             kept.append(ref)
             rows.append({"in_repo": in_repo, "external": external, "error": ans.get("error")})
     return kept, rows, dropped, timings or {}
-
-
-def _utf16_to_cp(line: str, units: int) -> int:
-    count = 0
-    for i, ch in enumerate(line):
-        if count >= units:
-            return i
-        count += 2 if ord(ch) > 0xFFFF else 1
-    return len(line)
 
 
 def _ms(seconds):

@@ -27,6 +27,7 @@ __all__ = [
     "Ref",
     "cache_dir",
     "code_points",
+    "utf16_to_code_points",
     "count_lines",
     "describe_exception",
     "engine_fingerprint",
@@ -308,6 +309,16 @@ class Ref:
 
     def to_dict(self) -> dict:
         return asdict(self)
+
+
+def utf16_to_code_points(line: str, units: int) -> int:
+    """The code-point column of UTF-16 column ``units`` in ``line`` (TypeScript counts UTF-16)."""
+    count = 0
+    for i, ch in enumerate(line):
+        if count >= units:
+            return i
+        count += 2 if ord(ch) > 0xFFFF else 1
+    return len(line)
 
 
 def code_points(line_bytes: bytes, byte_col: int) -> int:

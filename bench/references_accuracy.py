@@ -44,15 +44,6 @@ def _utf16_offset(lines: list[str], line: int, column: int) -> int:
     return before + len(lines[line - 1][: column - 1].encode("utf-16-le")) // 2
 
 
-def _code_points(text: str, char16: int) -> int:
-    units = 0
-    for i, ch in enumerate(text):
-        if units >= char16:
-            return i
-        units += 2 if ord(ch) > 0xFFFF else 1
-    return len(text)
-
-
 def sample_definitions(project: Project, n: int, seed: int) -> list[dict]:
     ctx = project._context
     members, top = [], []
@@ -103,7 +94,7 @@ def oracle(root: Path, symbols: list[dict], ts_version: str) -> list[set]:
             if r["definition"]:
                 continue
             text = lines(rel)[r["line0"]]
-            uses.add((rel, r["line0"] + 1, _code_points(text, r["char16"]) + 1))
+            uses.add((rel, r["line0"] + 1, benchlib.utf16_to_code_points(text, r["char16"]) + 1))
         expected.append(uses)
     return expected
 

@@ -12,6 +12,7 @@
 
 const fs = require("fs");
 const path = require("path");
+const {createService} = require("./ts_service.js");
 
 function main() {
   const [tsDir, rootArg, queriesPath, outPath] = process.argv.slice(2);
@@ -24,36 +25,7 @@ function main() {
   const ts = require(path.resolve(tsDir));
   const tRequire = process.hrtime.bigint();
 
-  const root = path.resolve(rootArg);
-  const configPath = path.join(root, "tsconfig.json");
-  const config = ts.readConfigFile(configPath, ts.sys.readFile);
-  if (config.error) {
-    throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, "\n"));
-  }
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  const fileNames = parsed.fileNames;
-  const snapshots = new Map();
-  const host = {
-    getScriptFileNames: () => fileNames,
-    getScriptVersion: () => "0",
-    getScriptSnapshot: (fileName) => {
-      if (!snapshots.has(fileName)) {
-        const text = ts.sys.readFile(fileName);
-        snapshots.set(fileName, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
-      }
-      return snapshots.get(fileName);
-    },
-    getCurrentDirectory: () => root,
-    getCompilationSettings: () => parsed.options,
-    getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-    useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
-  };
-  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const {root, fileNames, service} = createService(ts, rootArg);
   const tService = process.hrtime.bigint();
 
   const queries = JSON.parse(fs.readFileSync(queriesPath, "utf8"));

@@ -11,35 +11,12 @@
 
 const fs = require("fs");
 const path = require("path");
+const {createService} = require("./ts_service.js");
 
 function main() {
   const [tsDir, rootArg, queriesPath, outPath] = process.argv.slice(2);
   const ts = require(path.resolve(tsDir));
-  const root = path.resolve(rootArg);
-  const config = ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile);
-  const parsed = ts.parseJsonConfigFileContent(config.config, ts.sys, root);
-  const snapshots = new Map();
-  const host = {
-    getScriptFileNames: () => parsed.fileNames,
-    getScriptVersion: () => "0",
-    getScriptSnapshot: (fileName) => {
-      if (!snapshots.has(fileName)) {
-        const text = ts.sys.readFile(fileName);
-        snapshots.set(fileName, text === undefined ? undefined : ts.ScriptSnapshot.fromString(text));
-      }
-      return snapshots.get(fileName);
-    },
-    getCurrentDirectory: () => root,
-    getCompilationSettings: () => parsed.options,
-    getDefaultLibFileName: (options) => ts.getDefaultLibFilePath(options),
-    fileExists: ts.sys.fileExists,
-    readFile: ts.sys.readFile,
-    readDirectory: ts.sys.readDirectory,
-    directoryExists: ts.sys.directoryExists,
-    getDirectories: ts.sys.getDirectories,
-    useCaseSensitiveFileNames: () => ts.sys.useCaseSensitiveFileNames,
-  };
-  const service = ts.createLanguageService(host, ts.createDocumentRegistry());
+  const {root, service} = createService(ts, rootArg);
   const queries = JSON.parse(fs.readFileSync(queriesPath, "utf8"));
   const answers = [];
   for (const q of queries) {
