@@ -1,4 +1,4 @@
-/** Wiring only: the side panel, its commands, the editor context menu and shortcuts. */
+/** Wiring only: the side panel, its commands and the editor context menu (shortcuts: schema/plugin.json). */
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
@@ -81,9 +81,8 @@ const plugin: JupyterFrontEndPlugin<void> = {
         await panel.showDefinitionAt(location);
       }
     });
-    app.commands.addKeyBinding({ command: OPEN, keys: ['Accel Shift U'], selector: 'body' });
-    app.commands.addKeyBinding({ command: TRACE_CURSOR, keys: ['Accel Shift Y'], selector: '.jp-FileEditor' });
-    app.commands.addKeyBinding({ command: TRACE_CURSOR, keys: ['Accel Shift Y'], selector: '.jp-Notebook' });
+    // Key bindings live in schema/plugin.json (Accel-Shift-O, Accel-Shift-Y): users can remap them
+    // in Settings → Keyboard Shortcuts, and tests check them against JupyterLab's own keymap.
     app.contextMenu.addItem({ command: TRACE_CURSOR, selector: '.jp-FileEditor', rank: 1 });
     app.contextMenu.addItem({ command: TRACE_CURSOR, selector: '.jp-Notebook .jp-Cell', rank: 1 });
     palette?.addItem({ command: OPEN, category: 'Code Trace' });

@@ -78,6 +78,17 @@ def step_a_reference_opens_the_editor_at_its_line(page):
     _shot(page, "03-reference-opened")
 
 
+def step_the_shortcut_opens_the_panel_from_the_editor(page):
+    # Accel-Shift-U was JupyterLab's Property Inspector: the panel's own shortcut must reach it.
+    page.click('li[data-id="filebrowser"]')  # another sidebar panel in front of ours
+    page.wait_for_selector(".jp-CodeTrace-search", state="hidden")
+    page.locator(".jp-FileEditor .cm-content").click()
+    page.keyboard.press("Control+Shift+O")
+    page.wait_for_selector(".jp-CodeTrace-search", state="visible", timeout=10_000)
+    page.wait_for_function("document.activeElement?.classList.contains('jp-CodeTrace-search')", timeout=5_000)
+    assert not page.locator(".jp-PropertyInspector").is_visible()
+
+
 def step_paths_diagram(page):
     _open_panel(page)
     page.locator(".jp-CodeTrace-search").fill("run_order")
@@ -127,7 +138,7 @@ def step_not_found_shows_clickable_suggestions(page):
 
 
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_reference_opens_the_editor_at_its_line,
-         step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions]
+         step_the_shortcut_opens_the_panel_from_the_editor, step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions]
 
 
 def main() -> int:

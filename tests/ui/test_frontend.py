@@ -4,6 +4,7 @@ of the view logic (`jlpm test`, Node's test runner) and the generated response t
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import subprocess
@@ -37,3 +38,33 @@ def test_response_types_are_generated_from_the_schema(tmp_path):
     assert done.returncode == 0, done.stderr[-2000:]
     assert (tmp_path / "types.ts").read_text(encoding="utf-8") == committed, \
         "src/types.ts is stale: run `jlpm gen:types` in labextension/"
+
+
+def _keymap(schema: dict) -> list[dict]:
+    return [s for s in schema.get("jupyter.lab.shortcuts", []) if not s.get("disabled")]
+
+
+def _chord(keys: list[str]) -> str:
+    # On Linux and Windows "Accel" is Ctrl: a JupyterLab binding on Ctrl-… takes the same keys.
+    return " , ".join(" ".join(sorted("Accel" if k == "Ctrl" else k for k in key.split())) for key in keys)
+
+
+def test_the_panel_shortcuts_are_free_in_jupyterlab():
+    """Every key binding of the panel (schema/plugin.json) is taken by nothing in the installed
+    JupyterLab's keymap (Accel-Shift-U, the first choice, opened the Property Inspector)."""
+    ours = _keymap(json.loads((LABEXTENSION / "schema" / "plugin.json").read_text(encoding="utf-8")))
+    assert {s["command"] for s in ours} == {"codetrace:open", "codetrace:trace-under-cursor"}
+    schemas = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas"
+    if not schemas.is_dir():
+        pytest.skip(f"no JupyterLab schemas under {schemas}")
+    theirs: dict[str, str] = {}
+    for path in schemas.rglob("*.json"):
+        try:
+            schema = json.loads(path.read_text(encoding="utf-8"))
+        except (ValueError, UnicodeDecodeError):
+            continue
+        for shortcut in _keymap(schema) if isinstance(schema, dict) else []:
+            theirs[_chord(shortcut["keys"])] = shortcut["command"]
+    assert len(theirs) > 50, "JupyterLab's keymap was not found"
+    taken = {s["command"]: theirs[_chord(s["keys"])] for s in ours if _chord(s["keys"]) in theirs}
+    assert not taken, f"the panel's shortcuts are JupyterLab's: {taken}"

@@ -12,8 +12,14 @@ from pathlib import Path
 import pytest
 
 SCENARIO = Path(__file__).resolve().parent / "panel_scenario.py"
-STEPS = ["search_open_definition_references_and_call_tree", "a_reference_opens_the_editor_at_its_line",
-         "paths_diagram", "trace_symbol_under_cursor_in_a_notebook_cell", "not_found_shows_clickable_suggestions"]
+STEPS = [
+    "search_open_definition_references_and_call_tree",
+    "a_reference_opens_the_editor_at_its_line",
+    "the_shortcut_opens_the_panel_from_the_editor",
+    "paths_diagram",
+    "trace_symbol_under_cursor_in_a_notebook_cell",
+    "not_found_shows_clickable_suggestions",
+]
 
 
 @pytest.mark.skipif(not (shutil.which("chromium") or Path("/usr/bin/chromium").exists()),
