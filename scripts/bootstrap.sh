@@ -19,8 +19,9 @@ cd "$(dirname "$0")/.."
 ROOT=$(pwd -P)
 PYTHON=${PYTHON:-python3}
 EXTRAS=test,lab
-# Installed next to the project so that re-installs need no build isolation (no download).
-BUILD_TOOLS="hatchling editables"
+# Installed next to the project so that re-installs need no build isolation (no download):
+# pyproject.toml's build-system requires, and editables for the editable install.
+BUILD_TOOLS="hatchling editables hatch-jupyter-builder jupyter-builder"
 CACHE=${CODETRACE_VENV_CACHE:-${XDG_CACHE_HOME:-$HOME/.cache}/jupyter_codetrace-venvs}
 export PIP_DISABLE_PIP_VERSION_CHECK=1 PIP_NO_INPUT=1 PIP_PROGRESS_BAR=off
 
@@ -77,6 +78,9 @@ mkdir -p jupyter_codetrace/labextension
 if [ -d .venv ] && [ ! -L .venv ]; then
     venv=$ROOT/.venv
     log "using the real folder .venv in place (delete it to use the shared cache)"
+    # The panel's build (below) needs jlpm before the first install into a bare venv.
+    "$venv/bin/python" -c 'import hatch_jupyter_builder, jupyter_builder' 2>/dev/null \
+        || "$venv/bin/pip" install -q $BUILD_TOOLS
 else
     venv=$CACHE/$key
     mkdir -p "$CACHE"
@@ -87,7 +91,8 @@ else
         rm -rf "$venv"
         "$PYTHON" -m venv "$venv"
         "$venv/bin/pip" install -q -U pip
-        "$venv/bin/pip" install -q $BUILD_TOOLS -e ".[$EXTRAS]"
+        # The side panel is built below; the editable install after it redoes this one.
+        SKIP_JUPYTER_BUILDER=1 "$venv/bin/pip" install -q $BUILD_TOOLS -e ".[$EXTRAS]"
         : >"$venv/.codetrace-install"  # the editable install below writes the real stamp
         touch "$venv/.complete"
     fi
@@ -95,15 +100,10 @@ else
 fi
 
 # --- The side panel: build the JupyterLab extension when its sources changed ------------
-panel=$(cat labextension/package.json labextension/yarn.lock labextension/tsconfig.json \
-        labextension/src/*.ts labextension/style/* | sha256sum | cut -c1-16)
-if [ "$(cat jupyter_codetrace/labextension/.source-hash 2>/dev/null)" != "$panel" ] \
-        || [ ! -f jupyter_codetrace/labextension/package.json ]; then
-    log "building the side panel (labextension/): jlpm install + build"
-    ( cd labextension && PATH="$venv/bin:$PATH" jlpm install --immutable >/dev/null \
-      && PATH="$venv/bin:$PATH" jlpm build:prod >/dev/null )
-    printf '%s\n' "$panel" >jupyter_codetrace/labextension/.source-hash
-fi
+# The same build (and freshness rule: a hash of the sources) that `pip wheel .` runs through
+# hatch-jupyter-builder: jlpm install --immutable, then jlpm build:prod.
+PATH="$venv/bin:$PATH" "$venv/bin/python" scripts/build_labextension.py >/dev/null
+panel=$(cat jupyter_codetrace/labextension/.source-hash)
 
 # What the editable install of this clone depends on: redone when this changes (the built
 # panel's assets are copied by the install).
