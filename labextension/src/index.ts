@@ -7,9 +7,14 @@ import { NotebookPanel } from '@jupyterlab/notebook';
 import { searchIcon } from '@jupyterlab/ui-components';
 
 import { CodeTracePanel, Location } from './panel';
+import { wordAt } from './view';
 
 const OPEN = 'codetrace:open';
 const TRACE_CURSOR = 'codetrace:trace-under-cursor';
+const TRACE_POINTER = 'codetrace:trace-at-pointer';
+
+/** Where the last right-click happened: the context menu traces that word, not the caret's. */
+let pointer: { x: number; y: number; target: Element } | null = null;
 
 function cursorLocation(app: JupyterFrontEnd): Location | null {
   const widget = app.shell.currentWidget as any;
@@ -29,6 +34,38 @@ function cursorLocation(app: JupyterFrontEnd): Location | null {
     }
     const position = cell.editor?.getCursorPosition() ?? { line: 0, column: 0 };
     return { file: path, line: position.line + 1, column: position.column + 1, cell: notebook.activeCellIndex };
+  }
+  return null;
+}
+
+/** The word under the last right-click in an editor or a notebook cell, and its location. */
+function pointerWord(app: JupyterFrontEnd): { word: string; location: Location } | null {
+  if (!pointer) {
+    return null;
+  }
+  const { x, y, target } = pointer;
+  for (const widget of app.shell.widgets('main') as IterableIterator<any>) {
+    if (!widget.node.contains(target) || !widget.context?.path) {
+      continue;
+    }
+    let editor: FileEditor['editor'] | null | undefined = null;
+    let cell: number | undefined;
+    if (widget.content instanceof FileEditor) {
+      editor = widget.content.editor;
+    } else if (widget instanceof NotebookPanel) {
+      cell = widget.content.widgets.findIndex(c => c.node.contains(target));
+      editor = cell >= 0 ? widget.content.widgets[cell].editor : null;
+    }
+    const position = editor?.getPositionForCoordinate({ left: x, right: x, top: y, bottom: y });
+    if (!editor || !position) {
+      return null;
+    }
+    const found = wordAt(editor.getLine(position.line) ?? '', position.column);
+    if (!found) {
+      return null;
+    }
+    const location = { file: widget.context.path, line: position.line + 1, column: found.start + 1, cell };
+    return { word: found.word, location };
   }
   return null;
 }
@@ -81,10 +118,34 @@ const plugin: JupyterFrontEndPlugin<void> = {
         await panel.showDefinitionAt(location);
       }
     });
+    app.commands.addCommand(TRACE_POINTER, {
+      label: () => {
+        const found = pointerWord(app);
+        return found ? `Trace ${found.word}` : 'Trace Symbol';
+      },
+      caption: 'Show the right-clicked name in the Code Trace panel',
+      isEnabled: () => pointerWord(app) !== null,
+      execute: async () => {
+        const found = pointerWord(app);
+        if (!found) {
+          return;
+        }
+        shell.activateById(panel.id);
+        await panel.showDefinitionAt(found.location);
+      }
+    });
+    // Capture phase on window: recorded before JupyterLab opens its menu and asks for the label.
+    window.addEventListener(
+      'contextmenu',
+      event => {
+        pointer = event.target instanceof Element ? { x: event.clientX, y: event.clientY, target: event.target } : null;
+      },
+      true
+    );
     // Key bindings live in schema/plugin.json (Accel-Shift-O, Accel-Shift-Y): users can remap them
     // in Settings → Keyboard Shortcuts, and tests check them against JupyterLab's own keymap.
-    app.contextMenu.addItem({ command: TRACE_CURSOR, selector: '.jp-FileEditor', rank: 1 });
-    app.contextMenu.addItem({ command: TRACE_CURSOR, selector: '.jp-Notebook .jp-Cell', rank: 1 });
+    app.contextMenu.addItem({ command: TRACE_POINTER, selector: '.jp-FileEditor', rank: 1 });
+    app.contextMenu.addItem({ command: TRACE_POINTER, selector: '.jp-Notebook .jp-Cell', rank: 1 });
     palette?.addItem({ command: OPEN, category: 'Code Trace' });
     palette?.addItem({ command: TRACE_CURSOR, category: 'Code Trace' });
   }

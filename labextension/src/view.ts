@@ -35,3 +35,32 @@ export function groupByFile<T extends { file: string; test?: boolean }>(
 export function matchSymbol(match: { name: string; container?: string | null }): string {
   return match.container ? `${match.container}.${match.name}` : match.name;
 }
+
+const WORD_CHAR = /[\p{L}\p{N}_$]/u;
+
+/**
+ * The identifier in `text` at 0-based `column` (or ending just before it, since a click on the
+ * right half of a word's last letter lands after it): its text and 0-based start, or null.
+ */
+export function wordAt(text: string, column: number): { word: string; start: number } | null {
+  const chars = Array.from(text); // code points, as editor columns count them
+  let at = Math.min(Math.max(column, 0), chars.length);
+  if (!(at < chars.length && WORD_CHAR.test(chars[at]))) {
+    if (at > 0 && WORD_CHAR.test(chars[at - 1])) {
+      at -= 1;
+    } else {
+      return null;
+    }
+  }
+  let start = at;
+  let end = at + 1;
+  while (start > 0 && WORD_CHAR.test(chars[start - 1])) {
+    start -= 1;
+  }
+  while (end < chars.length && WORD_CHAR.test(chars[end])) {
+    end += 1;
+  }
+  const word = chars.slice(start, end).join('');
+  // A number is no symbol to trace.
+  return /^\p{N}/u.test(word) ? null : { word, start };
+}

@@ -1,7 +1,7 @@
 // Unit tests of the panel's view logic (src/view.ts, compiled to build-test/ by `jlpm test`).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { describeLocation, groupByFile, matchSymbol } = require('../build-test/view.js');
+const { describeLocation, groupByFile, matchSymbol, wordAt } = require('../build-test/view.js');
 
 test('describeLocation reads file:line', () => {
   assert.equal(describeLocation({ file: 'a/b.py', line: 3 }), 'a/b.py:3');
@@ -30,4 +30,14 @@ test('groupByFile hides test files on request', () => {
 test('matchSymbol joins the container', () => {
   assert.equal(matchSymbol({ name: 'save', container: 'User' }), 'User.save');
   assert.equal(matchSymbol({ name: 'main', container: null }), 'main');
+});
+
+test('wordAt finds the identifier under or just before a column', () => {
+  const line = "order = service.place_order(Order('x'))";
+  assert.deepEqual(wordAt(line, 16), { word: 'place_order', start: 16 });
+  assert.deepEqual(wordAt(line, 22), { word: 'place_order', start: 16 });
+  assert.deepEqual(wordAt(line, 27), { word: 'place_order', start: 16 }); // on '(' right after it
+  assert.equal(wordAt(line, 6), null); // on '='
+  assert.equal(wordAt('f(10)', 3), null); // a number
+  assert.deepEqual(wordAt('x = größe', 6), { word: 'größe', start: 4 });
 });

@@ -45,6 +45,29 @@ def _put_cursor(page, line, column: int) -> None:
         page.keyboard.press("ArrowRight")
 
 
+def _word_box(line, word: str) -> dict:
+    """The on-screen box of the first ``word`` in a CodeMirror line (its text spans several nodes)."""
+    return line.evaluate("""(line, word) => {
+        const walker = document.createTreeWalker(line, NodeFilter.SHOW_TEXT);
+        const nodes = [];
+        let text = '';
+        for (let node = walker.nextNode(); node; node = walker.nextNode()) {
+            nodes.push([node, text.length]);
+            text += node.data;
+        }
+        const at = text.indexOf(word);
+        const place = offset => {
+            const [node, base] = nodes.filter(([, b]) => b <= offset).pop();
+            return [node, offset - base];
+        };
+        const range = document.createRange();
+        range.setStart(...place(at));
+        range.setEnd(...place(at + word.length - 1));
+        const box = range.getBoundingClientRect();
+        return {x: box.x, y: box.y, width: box.width, height: box.height};
+    }""", word)
+
+
 def _shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
@@ -137,8 +160,23 @@ def step_not_found_shows_clickable_suggestions(page):
     _shot(page, "06-not-found")
 
 
+def step_the_context_menu_traces_the_right_clicked_word_not_the_caret(page):
+    line = page.locator(".jp-Notebook .jp-Cell .cm-line", has_text="service = stocked_service(").first
+    _put_cursor(page, line, 12)  # the caret stays on `stocked_service`
+    other = page.locator(".jp-Notebook .jp-Cell .cm-line", has_text="order = service.place_order(").first
+    box = _word_box(other, "place_order")
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, button="right")
+    item = page.locator(".lm-Menu-item:has-text('Trace place_order')")
+    item.wait_for(timeout=5_000)
+    item.click()
+    page.wait_for_selector(".jp-CodeTrace-card h3:has-text('place_order')", timeout=20_000)
+    assert "inventory/service.py" in page.locator(".jp-CodeTrace-card").inner_text()
+    _shot(page, "07-context-menu")
+
+
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_reference_opens_the_editor_at_its_line,
-         step_the_shortcut_opens_the_panel_from_the_editor, step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions]
+         step_the_shortcut_opens_the_panel_from_the_editor, step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
+         step_the_context_menu_traces_the_right_clicked_word_not_the_caret]
 
 
 def main() -> int:
