@@ -112,6 +112,26 @@ def step_the_shortcut_opens_the_panel_from_the_editor(page):
     assert not page.locator(".jp-PropertyInspector").is_visible()
 
 
+def step_a_second_pick_after_a_tall_card(page):
+    # A short window makes the first card taller than the panel; the results must stay usable.
+    page.set_viewport_size({"width": 1400, "height": 600})
+    try:
+        _open_panel(page)
+        search = page.locator(".jp-CodeTrace-search")
+        search.fill("place")
+        page.locator(".jp-CodeTrace-match", has_text="OrderService.place_order").click()
+        page.wait_for_selector(".jp-CodeTrace-card h3:has-text('OrderService.place_order')")
+        view = page.locator(".jp-CodeTrace-view")
+        assert view.evaluate("v => v.scrollHeight > v.clientHeight"), "the card is not taller than the panel"
+        results = page.locator(".jp-CodeTrace-results").bounding_box()
+        assert results["height"] >= 40, f"the results shrank to {results['height']} px"
+        page.locator(".jp-CodeTrace-match", has_text="InventoryClient.placeOrder").click()
+        page.wait_for_selector(".jp-CodeTrace-card h3:has-text('placeOrder')")
+        _shot(page, "04-second-pick")
+    finally:
+        page.set_viewport_size({"width": 1400, "height": 900})
+
+
 def step_paths_diagram(page):
     _open_panel(page)
     page.locator(".jp-CodeTrace-search").fill("run_order")
@@ -175,7 +195,8 @@ def step_the_context_menu_traces_the_right_clicked_word_not_the_caret(page):
 
 
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_reference_opens_the_editor_at_its_line,
-         step_the_shortcut_opens_the_panel_from_the_editor, step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
+         step_the_shortcut_opens_the_panel_from_the_editor, step_a_second_pick_after_a_tall_card,
+         step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
          step_the_context_menu_traces_the_right_clicked_word_not_the_caret]
 
 

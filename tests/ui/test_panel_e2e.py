@@ -16,6 +16,7 @@ STEPS = [
     "search_open_definition_references_and_call_tree",
     "a_reference_opens_the_editor_at_its_line",
     "the_shortcut_opens_the_panel_from_the_editor",
+    "a_second_pick_after_a_tall_card",
     "paths_diagram",
     "trace_symbol_under_cursor_in_a_notebook_cell",
     "not_found_shows_clickable_suggestions",
