@@ -22,12 +22,13 @@ from typing_extensions import NotRequired, TypedDict
 
 from . import __version__
 from .errors import CodetraceError, InvalidRequest
-from .project import Project
+from .mcp_budget import TEXT_BUDGET, fit_structured, fit_text
+
+if typing.TYPE_CHECKING:
+    from .project import Project
 
 __all__ = ["build_server", "serve", "TEXT_BUDGET"]
 
-# Characters of text per answer (~3,000 tokens); the trace has its own budget of the same size.
-TEXT_BUDGET = 12_000
 _MAX_REFERENCES = 150
 
 _INSTRUCTIONS = """Code navigation over one repository (paths are relative to its root; lines and
@@ -81,10 +82,10 @@ class Endpoint(TypedDict):
 
 
 def _text_result(text: str, data: dict | None = None) -> CallToolResult:
-    if len(text) > TEXT_BUDGET:
-        cut = text.count("\n", TEXT_BUDGET)
-        text = text[:TEXT_BUDGET].rsplit("\n", 1)[0] + f"\n… ({cut} more lines cut to stay within the answer budget)\n"
-    return CallToolResult(content=[TextContent(type="text", text=text)], structured_content=data)
+    """The text and the structured content (the result's to_dict()), each within TEXT_BUDGET
+    characters and saying what was cut (mcp_budget)."""
+    return CallToolResult(content=[TextContent(type="text", text=fit_text(text))],
+                          structured_content=fit_structured(data))
 
 
 class _Tools:
@@ -201,6 +202,8 @@ def _not_found_text(result) -> str:
 
 def build_server(root: str | Project) -> MCPServer:
     """An MCP server over the repository at ``root`` (indexing starts at once, in the background)."""
+    from .project import Project
+
     tools = _Tools(root if isinstance(root, Project) else Project(root))
     server = MCPServer("codetrace", version=__version__, instructions=_INSTRUCTIONS)
 

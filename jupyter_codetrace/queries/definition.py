@@ -10,6 +10,7 @@ Example on the bundled fixture::
 from __future__ import annotations
 
 from ..errors import InvalidRequest
+from ..index.extract import _SIGNATURE_LIMIT
 from ..resolve.resolver import CLASS_KINDS, Resolution, Symbol
 from ..languages.spec import LanguageSpec
 from ..results import DefinitionResult
@@ -18,7 +19,20 @@ from .context import MODES, QueryContext, validate_position, validate_symbol
 __all__ = ["find_definition", "locate", "describe", "Located"]
 
 _CODE_LINES = 80
-_MEMBER_LIMIT = 60
+_TOKEN_ENDS = (", ", "; ", " | ", " & ", " ", "(", "[", "<", "{")
+
+
+def whole_tokens(signature: str | None) -> str | None:
+    """A signature that extraction cut at its length limit, cut back to the last token boundary
+    and marked as cut (instead of ending inside a name or a type)."""
+    if not signature or len(signature) < _SIGNATURE_LIMIT:
+        return signature
+    head = signature[:_SIGNATURE_LIMIT]
+    at = max(head.rfind(end) + len(end) for end in _TOKEN_ENDS)
+    if at > _SIGNATURE_LIMIT // 2:
+        head = head[:at]
+    return head.rstrip() + f" … (signature cut at {_SIGNATURE_LIMIT} characters)"
+
 
 
 class Located:
@@ -449,10 +463,11 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
     )
     members = ()
     if d.kind in CLASS_KINDS or d.kind in ("namespace", "module", "impl"):
+        # All of them: renderers that must be short cut the list and say how many they left out.
         members = tuple(
-            {"name": m.name, "kind": m.kind, "signature": m.signature or m.type or ""}
+            {"name": m.name, "kind": m.kind, "signature": whole_tokens(m.signature or m.type or "")}
             for m in defs if m.container == target.index and m.kind != "parameter"
-        )[:_MEMBER_LIMIT]
+        )
         seen = set()
         members = tuple(m for m in members if not (m["name"] in seen or seen.add(m["name"])))
     overloads = tuple(
@@ -467,7 +482,7 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
     return DefinitionResult(
         "found", symbol, mode, name=d.name, kind=d.kind, language=language, file=target.path,
         line=line, column=d.column, end_line=end_line, end_column=d.end_column, cell=cell, path=path,
-        qualified_name=".".join(path), signature=d.signature or None, parameters=parameters,
+        qualified_name=".".join(path), signature=whole_tokens(d.signature) or None, parameters=parameters,
         returns=d.returns, generics=d.generics, modifiers=d.modifiers, decorators=d.decorators,
         exported=d.exported, declaration=d.declaration, doc=d.doc, code=code,
         resolved_from=chain, members=members, overloads=overloads, candidates=candidates,

@@ -11,6 +11,7 @@ __all__ = ["render", "fence_language"]
 _FENCES = {"python": "python", "notebook": "python", "typescript": "typescript", "tsx": "tsx",
            "javascript": "javascript", "rust": "rust", "c": "c", "cpp": "cpp", "go": "go",
            "java": "java", "elixir": "elixir"}
+_MEMBERS_SHOWN = 30  # a class's members listed in a card; the rest counted ("… 12 more members")
 _TITLES = {"definition": "Definition", "declaration": "Declaration", "type_definition": "Type definition"}
 
 
@@ -78,7 +79,10 @@ def _definition(r: DefinitionResult) -> str:
         chain = " → ".join(f"`{step['file']}` (`{step['via']}`)" for step in r.resolved_from)
         lines.append(f"- Resolved from: {chain}")
     if r.members:
-        lines.append("- Members: " + ", ".join(f"`{m['name']}` ({m['kind']})" for m in r.members[:30]))
+        shown = ", ".join(f"`{m['name']}` ({m['kind']})" for m in r.members[:_MEMBERS_SHOWN])
+        more = len(r.members) - _MEMBERS_SHOWN
+        lines.append("- Members: " + shown + (f", … {plural(more, 'more member')} (`codetrace trace "
+                                               f"{r.qualified_name or r.name}` lists them all)" if more > 0 else ""))
     if r.overloads:
         lines.append("- Overloads: " + ", ".join(f"`{o['signature']}`" for o in r.overloads))
     if r.candidates:
