@@ -8,7 +8,9 @@ reference *i*, ``("n", i)`` a ``new`` of reference *i*, ``("b",)`` a literal of 
 ``("e", t, …)`` a literal container of those items, ``("s", t)`` an item of ``t`` (`t[k]`),
 ``("i", k)`` the result of indirect call *k* (``FileFacts.indirect_calls``: `f()()`),
 ``("p", call, k)`` what parameter *k* of the called function takes (an object literal argument),
-``("x",)`` an object literal of no known type.
+``("x",)`` an object literal of no known type, ``("k", key, t, …)`` a literal dict (keys are
+ints or double-quoted strings, None when not literal), ``("s", t, key)`` the item of ``t`` at
+a literal position or key (`t[0]`, `t["a"]`, a destructured `a, b = t`).
 """
 
 from __future__ import annotations
@@ -128,6 +130,7 @@ class FileFacts:
     notebook_cells: tuple | None = None   # ((cell, first_line, line_count), ...) for .ipynb
     indirect_calls: list[tuple] = field(default_factory=list)  # (callee token, line, column, container)
     call_arguments: list[tuple] = field(default_factory=list)  # (callee reference, ((keyword, token, splat), ...))
+    item_writes: list[tuple] = field(default_factory=list)  # (container token, key, value token, spread): `d[k] = v`
 
     # ---- compact storage: rows of plain tuples (pickles small and fast) -------------------
     def to_rows(self) -> tuple:
@@ -137,18 +140,18 @@ class FileFacts:
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
-            self.indirect_calls, self.call_arguments,
+            self.indirect_calls, self.call_arguments, self.item_writes,
         )
 
     @classmethod
     def from_rows(cls, rows: tuple) -> "FileFacts":
         (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
-         warnings, cells, indirect, arguments) = rows
+         warnings, cells, indirect, arguments, item_writes) = rows
         return cls(
             path, language,
             [Definition(*r) for r in defs], [Reference(*r) for r in refs],
             [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
-            all_names, line_count, has_errors, warnings, cells, indirect, arguments,
+            all_names, line_count, has_errors, warnings, cells, indirect, arguments, item_writes,
         )
 
     def names(self) -> tuple[set[str], set[str]]:

@@ -32,6 +32,8 @@ or ``src/models.User.save``; only edges resolved better than by name count):
 
 ``calls: QUALIFIED``       a ``CALLS`` edge to QUALIFIED (``calls: none``: no edge on that line
                            to anything named like the caret's symbol)
+``not-calls: QUALIFIED``   no ``CALLS`` edge to QUALIFIED there (the traps of inferred edges:
+                           another item of the same container, a same-named function)
 ``references: QUALIFIED``  a ``REFERENCES`` edge (a function or class passed, stored, decorating)
 ``extends: QUALIFIED`` / ``implements: QUALIFIED``   an ``EXTENDS`` / ``IMPLEMENTS`` edge
 
@@ -324,7 +326,7 @@ def _edges_by_site(project) -> dict:
     return _GRAPHS[key]
 
 
-_EDGE_WORDS = {"calls": "CALLS", "references": "REFERENCES", "extends": "EXTENDS", "implements": "IMPLEMENTS"}
+_EDGE_WORDS = {"calls": "CALLS", "not-calls": "CALLS", "references": "REFERENCES", "extends": "EXTENDS", "implements": "IMPLEMENTS"}
 
 
 def check_edge(project, a: CaretAssertion) -> None:
@@ -335,12 +337,17 @@ def check_edge(project, a: CaretAssertion) -> None:
         if named:
             _fail(a, f"expected no {kind} edge to a {a.symbol!r} at {a.file}:{a.line}, got {named}", here)
         return
+    if a.word.startswith("not-"):
+        if a.value in here:
+            _fail(a, f"expected no {kind} edge to {a.value!r} from {a.file}:{a.line}; edges there: {sorted(here)}", here)
+        return
     if a.value not in here:
         _fail(a, f"expected a {kind} edge to {a.value!r} from {a.file}:{a.line}; edges there: {sorted(here)}", here)
 
 
 CHECKS: dict[str, Callable[[Any, CaretAssertion], None]] = {
     "calls": check_edge,
+    "not-calls": check_edge,
     "references": check_edge,
     "extends": check_edge,
     "implements": check_edge,

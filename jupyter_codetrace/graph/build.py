@@ -266,14 +266,33 @@ class CodeGraph:
         return fg
 
 
+_TOKEN_NAME_LIMIT = 4096
+
+
 def _token_name(refs, token) -> tuple:
-    if isinstance(token, tuple) and token and token[0] in ("o", "e", "s", "w"):
-        return (token[0],) + tuple(_token_name(refs, t) for t in token[1:])
-    if not isinstance(token, tuple) or len(token) != 2 or not isinstance(token[1], int) \
-            or token[0] == "i" or not 0 <= token[1] < len(refs):
-        return (token,)
-    ref = refs[token[1]]
-    return (token[0], ref.name, _token_name(refs, ref.receiver) if isinstance(ref.receiver, tuple) else ref.receiver)
+    """A value token spelled with names instead of reference indexes, flattened (prefix order),
+    for the interface hash. Iterative and bounded: a receiver chain thousands long
+    (``a.b.c.…``, generated code) neither recurses nor costs more than the limit."""
+    out: list = []
+    stack = [token]
+    while stack and len(out) < _TOKEN_NAME_LIMIT:
+        token = stack.pop()
+        if isinstance(token, tuple) and token and token[0] in ("o", "e", "s", "w", "k"):
+            out.append((token[0], len(token) - 1))
+            stack.extend(reversed(token[1:]))
+        elif not isinstance(token, tuple) or len(token) != 2 or not isinstance(token[1], int) \
+                or token[0] == "i" or not 0 <= token[1] < len(refs):
+            out.append((token,))
+        else:
+            ref = refs[token[1]]
+            out.append((token[0], ref.name))
+            if isinstance(ref.receiver, tuple):
+                stack.append(ref.receiver)
+            else:
+                out.append(ref.receiver)
+    if stack:
+        out.append("…")
+    return tuple(out)
 
 
 def _interface(resolver: Resolver, path: str) -> int:
@@ -297,6 +316,8 @@ def _interface(resolver: Resolver, path: str) -> int:
     # what this file passes to functions elsewhere: their parameters' values (value flow) read it
     parts += [(refs[i].name, tuple((k, _token_name(refs, t)) for k, t, _ in passed))
               for i, passed in facts.call_arguments]
+    # items added to containers (`HANDLERS[k] = f`): what their readers' calls may reach
+    parts += [(_token_name(refs, c), k, _token_name(refs, v), spread) for c, k, v, spread in facts.item_writes]
     found = resolver.memo[("interface", path)] = hash(tuple(parts))
     return found
 

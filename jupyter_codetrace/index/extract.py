@@ -80,7 +80,8 @@ class _Extraction:
         excluded_spans: set[tuple[int, int]] = set()
         comments: list = []
         all_names: list[str] | None = None
-        self._wrappers: dict[tuple[int, int], tuple[str, tuple]] = {}
+        self._wrappers: dict[tuple[int, int], tuple[str, tuple, tuple]] = {}   # how, inner nodes, key nodes
+        item_writes: list[dict] = []
         self._argument_lists: dict | None = None
         self._arguments: dict = {}
         self._declared: dict[tuple[int, int], object] = {}
@@ -141,10 +142,16 @@ class _Extraction:
                     inner = caps.get(f"expression.{how}")
                     if inner:
                         span = (node.start_byte, node.end_byte)
+                        keys = list(caps.get("expression.key", ()))
                         if how == "items" and span in self._wrappers:  # items may come one match each
-                            inner = [n for n in self._wrappers[span][1] if n not in inner] + list(inner)
-                        self._wrappers[span] = (how, tuple(inner))
+                            _, seen, seen_keys = self._wrappers[span]
+                            kept = [i for i, n in enumerate(seen) if n not in inner]
+                            keys = ([seen_keys[i] for i in kept] + keys) if seen_keys and keys else []
+                            inner = [seen[i] for i in kept] + list(inner)
+                        self._wrappers[span] = (how, tuple(inner), tuple(keys))
                         break
+            elif category == "item":
+                item_writes.append(caps)
             elif category == "returned":
                 returned.extend(caps["returned"])
             elif category == "import":
@@ -284,6 +291,12 @@ class _Extraction:
                     passed.append((None, None if splat else self._token(node, positions=False), splat))
             if any(t is not None and t != ("b",) for _, t, _ in passed):  # something that can name a function
                 self.facts.call_arguments.append((token[1], tuple(passed)))
+        for caps in item_writes:  # `d[k] = v`, `xs.append(v)`, `d.update({…})`: more items of d / xs
+            container = self._token(caps["item.container"][0])
+            value = self._token(caps["item.value"][0]) if "item.value" in caps else None
+            if container is not None and value is not None and value != ("b",):
+                key = self._literal_key(caps["item.key"][0]) if "item.key" in caps else None
+                self.facts.item_writes.append((container, key, value, "item.spread" in caps))
         for node in returned:
             scope = self._innermost_scope(node.start_byte)
             owner = self._container_of(scope)
@@ -308,6 +321,9 @@ class _Extraction:
                 if raw.get(field) is not None:
                     token = self._token(raw[field])
                     d.value = (kind, token) if token is not None else None
+            if raw.get("pattern") is not None:  # `a, (b, *c) = v`, `for k, v in pairs`
+                base = self._token(raw["unpacked"]) if raw.get("unpacked") is not None else d.value
+                d.value = self._unpacked(raw["pattern"], raw["name"], base) if base is not None else None
             d.extends = tuple(self._token(n) for n in raw.get("extends", ()))
             d.implements = tuple(self._token(n) for n in raw.get("implements", ()))
             d.alternatives = tuple(self._token(n) for n in raw.get("alternatives", ()))
@@ -335,6 +351,7 @@ class _Extraction:
                            ("definition.type", "type"), ("definition.default", "default"),
                            ("definition.value", "value"), ("definition.receiver", "receiver"),
                            ("definition.item", "item"), ("definition.entered", "entered"),
+                           ("definition.pattern", "pattern"), ("definition.unpacked", "unpacked"),
                            ("definition.type_arguments", "type_arguments")):
             if cap in caps and raw.get(field) is None:
                 raw[field] = caps[cap][0]
@@ -569,6 +586,46 @@ class _Extraction:
             position += 1
         return None
 
+    def _unpacked(self, pattern, name, token):
+        """The token of a name bound inside a destructuring pattern: in `a, (b, *c) = v`, b is
+        item 0 of item 1 of v, and c a list of items of v's item 1 (after a starred name,
+        positions count from the end)."""
+        steps = []
+        node, star = name, False
+        while node.id != pattern.id:
+            parent = node.parent
+            if parent is None:
+                return None
+            children = [c for c in parent.named_children if not c.is_extra]
+            if parent.id != pattern.id and len(children) == 1 and self._is_splat(parent):
+                node, star = parent, True   # `*c`: the splat wraps the name
+                continue
+            position = next((i for i, c in enumerate(children) if c.id == node.id), None)
+            if position is None:
+                return None
+            if any(self._is_splat(c) for c in children[:position]):
+                position -= len(children)
+            steps.append("*" if star else position)
+            node, star = parent, False
+        for step in reversed(steps):
+            token = ("e", ("s", token)) if step == "*" else ("s", token, step)
+        return token
+
+    def _is_splat(self, node) -> bool:
+        return self.source[node.start_byte:node.end_byte].startswith(_SPLATS)
+
+    def _literal_key(self, node):
+        """A literal subscript or dict key as a comparable value: an int, or a string written
+        with double quotes (`'a'` and `"a"` are one key; `1` and `"1"` are two); else None."""
+        if node is None:
+            return None
+        text = self.text(node).strip()
+        if text.lstrip("-").isdigit():
+            return int(text)
+        if len(text) >= 2 and text[0] == text[-1] and text[0] in "'\"`" and text[0] not in text[1:-1]:
+            return '"' + text[1:-1] + '"'
+        return None
+
     def _first_type_name(self, node):
         """``("n", i)``: an instance of the first name written in a type (`Def`, `Foo<X>`)."""
         refs = self.facts.references
@@ -616,13 +673,16 @@ class _Extraction:
             wrapped = self._wrappers.get(span)
             if wrapped is None:
                 return None if cast or not positions else self._argument_position(node)
-            how, inner = wrapped
-            if how == "items":  # a literal list / dict / tuple: ("e", what its items are)
-                tokens = tuple(t for t in (self._token(n, depth) for n in inner[:64]) if t is not None)
+            how, inner, keys = wrapped
+            if how == "items":  # a literal list / tuple: ("e", its items in order); a dict: ("k", key, item, …)
+                tokens = tuple(self._token(n, depth) for n in inner[:64])
+                if keys and len(keys) == len(inner):
+                    return ("k",) + tuple(x for key, t in zip(keys, tokens) for x in (self._literal_key(key), t))
                 return ("e",) + tokens
-            if how == "element":  # `x[k]`: one of x's items
+            if how == "element":  # `x[k]`: one of x's items (the one at k when k is a literal)
                 token = self._token(inner[0], depth)
-                return ("s", token) if token is not None else None
+                key = self._literal_key(keys[0]) if keys else None
+                return None if token is None else ("s", token) if key is None else ("s", token, key)
             if len(inner) > 1 and not cast:
                 tokens = tuple(t for t in (self._token(n, depth) for n in inner) if t is not None)
                 return None if not tokens else tokens[0] if len(tokens) == 1 else ("o",) + tokens
@@ -720,6 +780,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("export", None))
         elif any(n.endswith(".owner") for n in names):
             plan.append(("owned", None))
+        elif "item.write" in names:
+            plan.append(("item", None))
         elif "call" in names:
             plan.append(("call", None))
         elif "reference" in names:

@@ -27,8 +27,8 @@
   name: (identifier) @name
   type: (type) @definition.type
   value: (_) @definition.default) @definition.parameter
-(list_splat_pattern (identifier) @name @definition.parameter)
-(dictionary_splat_pattern (identifier) @name @definition.parameter)
+(parameters [(list_splat_pattern (identifier) @name) (dictionary_splat_pattern (identifier) @name)] @definition.parameter)
+(lambda_parameters [(list_splat_pattern (identifier) @name) (dictionary_splat_pattern (identifier) @name)] @definition.parameter)
 (typed_parameter (list_splat_pattern (identifier) @name) type: (type) @definition.type) @definition.parameter
 (typed_parameter (dictionary_splat_pattern (identifier) @name) type: (type) @definition.type) @definition.parameter
 
@@ -37,9 +37,19 @@
   left: (identifier) @name
   type: (type)? @definition.type
   right: (_)? @definition.value) @definition.variable
-(assignment left: (pattern_list (identifier) @name)) @definition.variable
-(assignment left: (tuple_pattern (identifier) @name)) @definition.variable
-(assignment left: (list_pattern (identifier) @name)) @definition.variable
+; Destructuring: each name takes the item at its position (two levels of nesting; `*rest`).
+(assignment
+  left: [(pattern_list [(identifier) @name (list_splat_pattern (identifier) @name)])
+         (tuple_pattern [(identifier) @name (list_splat_pattern (identifier) @name)])
+         (list_pattern [(identifier) @name (list_splat_pattern (identifier) @name)])] @definition.pattern
+  right: (_) @definition.unpacked) @definition.variable
+(assignment
+  left: (_ [(tuple_pattern [(identifier) @name (list_splat_pattern (identifier) @name)])
+            (list_pattern [(identifier) @name (list_splat_pattern (identifier) @name)])]) @definition.pattern
+  right: (_) @definition.unpacked) @definition.variable
+(assignment
+  left: (_ (_ [(tuple_pattern (identifier) @name) (list_pattern (identifier) @name)])) @definition.pattern
+  right: (_) @definition.unpacked) @definition.variable
 
 ; Attributes assigned through `self` become members of the enclosing class.
 (assignment
@@ -51,11 +61,13 @@
 
 ; Loop variables, `with … as x`, `except … as e`, comprehension variables, walrus.
 (for_statement left: (identifier) @name @definition.variable right: (_) @definition.item)
-(for_statement left: (pattern_list (identifier) @name @definition.variable))
-(for_statement left: (tuple_pattern (identifier) @name @definition.variable))
+(for_statement left: [(pattern_list (identifier) @name @definition.variable)
+                      (tuple_pattern (identifier) @name @definition.variable)] @definition.pattern
+               right: (_) @definition.item)
 (for_in_clause left: (identifier) @name @definition.variable right: (_) @definition.item)
-(for_in_clause left: (pattern_list (identifier) @name @definition.variable))
-(for_in_clause left: (tuple_pattern (identifier) @name @definition.variable))
+(for_in_clause left: [(pattern_list (identifier) @name @definition.variable)
+                      (tuple_pattern (identifier) @name @definition.variable)] @definition.pattern
+               right: (_) @definition.item)
 (as_pattern alias: (as_pattern_target (identifier) @name @definition.variable))
 (with_item value: (as_pattern (_) @definition.entered alias: (as_pattern_target (identifier) @name @definition.variable)))
 (named_expression name: (identifier) @name value: (_) @definition.value) @definition.variable
@@ -142,13 +154,39 @@
 ; Only where a value can matter to a call: returns of names and calls, items of containers
 ; that are assigned or returned, subscripts that are called, assigned or used as receivers.
 (return_statement [(identifier) (attribute) (call) (subscript) (lambda) (boolean_operator)
-                   (conditional_expression) (parenthesized_expression)] @returned)
-(call function: (subscript value: (_) @expression.element) @expression.wrapper)
-(assignment right: (subscript value: (_) @expression.element) @expression.wrapper)
-(attribute object: (subscript value: (_) @expression.element) @expression.wrapper)
-(for_statement right: (subscript value: (_) @expression.element) @expression.wrapper)
-(assignment right: [(list (_)+ @expression.items) (tuple (_)+ @expression.items) (set (_)+ @expression.items)] @expression.wrapper)
-(assignment right: (dictionary (pair value: (_) @expression.items)+) @expression.wrapper)
-(return_statement [(list (_)+ @expression.items) (tuple (_)+ @expression.items)] @expression.wrapper)
-(return_statement (dictionary (pair value: (_) @expression.items)+) @expression.wrapper)
+                   (conditional_expression) (parenthesized_expression)
+                   (list) (tuple) (dictionary) (expression_list)] @returned)
+(call function: (subscript value: (_) @expression.element subscript: (_) @expression.key .) @expression.wrapper)
+(assignment right: (subscript value: (_) @expression.element subscript: (_) @expression.key .) @expression.wrapper)
+(attribute object: (subscript value: (_) @expression.element subscript: (_) @expression.key .) @expression.wrapper)
+(for_statement right: (subscript value: (_) @expression.element subscript: (_) @expression.key .) @expression.wrapper)
+(subscript value: (subscript value: (_) @expression.element subscript: (_) @expression.key .) @expression.wrapper)
+(assignment right: (assignment right: (_) @expression.inner) @expression.wrapper)   ; `a = b = v`
+(assignment right: [(list (_)+ @expression.items) (tuple (_)+ @expression.items) (set (_)+ @expression.items)
+                    (expression_list (_)+ @expression.items)] @expression.wrapper)
+(return_statement [(list (_)+ @expression.items) (tuple (_)+ @expression.items)
+                   (expression_list (_)+ @expression.items)] @expression.wrapper)
+(list [(list (_)+ @expression.items) (tuple (_)+ @expression.items)] @expression.wrapper)
+(tuple [(list (_)+ @expression.items) (tuple (_)+ @expression.items)] @expression.wrapper)
+(expression_list [(list (_)+ @expression.items) (tuple (_)+ @expression.items)] @expression.wrapper)
+(argument_list [(list (_)+ @expression.items) (tuple (_)+ @expression.items)] @expression.wrapper)
+(assignment right: (dictionary (pair key: (_) @expression.key value: (_) @expression.items)+) @expression.wrapper)
+(return_statement (dictionary (pair key: (_) @expression.key value: (_) @expression.items)+) @expression.wrapper)
+(argument_list (dictionary (pair key: (_) @expression.key value: (_) @expression.items)+) @expression.wrapper)
+(pair value: (dictionary (pair key: (_) @expression.key value: (_) @expression.items)+) @expression.wrapper)
+
+; Items added to a container after it is made: `d[k] = v`, `xs.append(v)`, `d.update({…})`.
+(assignment left: (subscript value: (_) @item.container subscript: (_) @item.key .) right: (_) @item.value) @item.write
+((call
+   function: (attribute object: (_) @item.container attribute: (identifier) @_method)
+   arguments: (argument_list . (_) @item.value .)) @item.write
+ (#any-of? @_method "append" "add" "appendleft"))
+((call
+   function: (attribute object: (_) @item.container attribute: (identifier) @_method)
+   arguments: (argument_list . (_) @item.key . (_) @item.value .)) @item.write
+ (#any-of? @_method "insert" "setdefault"))
+((call
+   function: (attribute object: (_) @item.container attribute: (identifier) @_method)
+   arguments: (argument_list . (_) @item.value @item.spread .)) @item.write
+ (#any-of? @_method "extend" "update"))
 

@@ -10,6 +10,7 @@ calls whose callee is not itself a function (`alias = f; alias()`, `make()()`,
 from __future__ import annotations
 
 from .resolver import CLASS_KINDS, Resolver, Symbol
+from .types import literal_item
 
 __all__ = ["ValueFlow", "MAX_VALUES"]
 
@@ -55,7 +56,8 @@ class ValueFlow:
             for alternative in token[1:]:
                 _extend(found, self.values(path, alternative, depth + 1))
         elif kind == "s":
-            for item_path, item in self.items(path, token[1], depth + 1):
+            key = token[2] if len(token) > 2 else None
+            for item_path, item in self.items(path, token[1], depth + 1, key):
                 _extend(found, self.values(item_path, item, depth + 1))
         elif kind == "r":
             target = self._resolved(path, token[1])
@@ -74,22 +76,30 @@ class ValueFlow:
         return found
 
     def passed_to(self, parameter: Symbol, depth: int = 0) -> list[Symbol]:
+        """The functions and classes the callers of a function pass for one of its parameters."""
+        found: list[Symbol] = []
+        for path, token in self.arguments(parameter):
+            _extend(found, self.values(path, token, depth + 1))
+        return found
+
+    def arguments(self, parameter: Symbol) -> list[tuple[str, tuple]]:
         """What the callers of a function pass for one of its parameters (by position or by
-        keyword), over the call sites the name index finds. Memoised per generation with what
-        it read, so the graph's incremental bookkeeping still sees every file it depended on."""
+        keyword), over the call sites the name index finds: (caller's path, token) pairs.
+        Memoised per generation with what it read, so the graph's incremental bookkeeping still
+        sees every file it depended on."""
         resolver = self.resolver
-        key = ("passed_to", parameter)
+        key = ("arguments", parameter)
         cached = resolver.memo.get(key)
         if cached is not None:
             resolver._read[-1].update(cached[1])
             return cached[0]
         resolver.memo[key] = ([], frozenset())  # a cycle through this parameter gives nothing
         with resolver.recording() as read:
-            found = self._passed_to(parameter, depth)
+            found = self._arguments(parameter)
         resolver.memo[key] = (found, frozenset(read))
         return found
 
-    def _passed_to(self, parameter: Symbol, depth: int) -> list[Symbol]:
+    def _arguments(self, parameter: Symbol) -> list[tuple[str, tuple]]:
         resolver = self.resolver
         d = resolver.definition(parameter)
         view = resolver.view(parameter.path)
@@ -108,7 +118,7 @@ class ValueFlow:
             cls = resolver.enclosing_class(parameter.path, owner.container)
             if cls is not None:
                 names = {resolver.definition(cls).name}
-        found: list[Symbol] = []
+        found: list[tuple[str, tuple]] = []
         for name in names:
             for path in sorted(resolver.index.used_in.get(name, ())):
                 caller = resolver.view(path)
@@ -127,7 +137,8 @@ class ValueFlow:
                         continue
                     if called != function and self._constructor_of(called) != function:
                         continue
-                    _extend(found, self.values(path, token, depth + 1))
+                    if (path, token) not in found and len(found) < MAX_VALUES:
+                        found.append((path, token))
         return found
 
     def _constructor_of(self, cls: Symbol) -> Symbol | None:
@@ -147,25 +158,67 @@ class ValueFlow:
                 _extend(found, self.values(function.path, token, depth + 1))
         return found
 
-    def items(self, path: str, token, depth: int = 0) -> list[tuple[str, tuple]]:
-        """The item tokens of the literal containers an expression may be."""
+    def items(self, path: str, token, depth: int = 0, key=None) -> list[tuple[str, tuple]]:
+        """The item tokens an expression's containers may hold — at ``key`` (a literal position
+        or dict key) when it is known: literal lists, tuples and dicts, what a variable is
+        assigned, what is added later (`d[k] = v`, `xs.append(v)`), what a function returns,
+        what callers pass for a parameter."""
         if not isinstance(token, tuple) or not token or depth > _MAX_DEPTH:
             return []
-        if token[0] == "e":
-            return [(path, item) for item in token[1:]]
-        if token[0] == "o":
-            return [item for alternative in token[1:] for item in self.items(path, alternative, depth + 1)]
-        if token[0] != "r":
-            return []
-        target = self._resolved(path, token[1])
-        d = self.resolver.definition(target) if target is not None else None
-        if d is None or d.kind not in _HOLDER_KINDS:
-            return []
-        found = []
-        for assignment in self.resolver.variable_group(target):
-            value = self.resolver.definition(assignment)
-            if value is not None and value.value is not None:
-                found += self.items(assignment.path, value.value, depth + 1)
+        kind = token[0]
+        if kind == "e":
+            item = literal_item(token, key) if isinstance(key, int) else None
+            if isinstance(key, int):
+                return [(path, item)] if item is not None else []
+            return [(path, item) for item in token[1:] if item is not None]
+        if kind == "k":  # a dict: the items at that key, or at keys that are not literals
+            pairs = token[1:]
+            return [(path, pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)
+                    if pairs[i + 1] is not None and (key is None or pairs[i] is None or pairs[i] == key)]
+        found: list[tuple[str, tuple]] = []
+        if kind == "o":
+            for alternative in token[1:]:
+                found += self.items(path, alternative, depth + 1, key)
+        elif kind == "s":  # an item of an item (`table[0][1]`)
+            inner_key = token[2] if len(token) > 2 else None
+            for item_path, item in self.items(path, token[1], depth + 1, inner_key):
+                found += self.items(item_path, item, depth + 1, key)
+        elif kind == "c":  # what the called function returns
+            target = self._resolved(path, token[1])
+            for function in self.held_by(target, depth + 1) if target is not None else ():
+                d = self.resolver.definition(function)
+                if d is not None and d.kind in _CALLABLE_KINDS:
+                    for returned in d.returned:
+                        found += self.items(function.path, returned, depth + 1, key)
+        elif kind == "r":
+            target = self._resolved(path, token[1])
+            d = self.resolver.definition(target) if target is not None else None
+            if d is None:
+                return []
+            if d.kind == "parameter":
+                for argument_path, argument in self.arguments(target):
+                    found += self.items(argument_path, argument, depth + 1, key)
+            elif d.kind in _HOLDER_KINDS:
+                group = self.resolver.variable_group(target)
+                for assignment in group:
+                    value = self.resolver.definition(assignment)
+                    if value is not None and value.value is not None:
+                        found += self.items(assignment.path, value.value, depth + 1, key)
+                found += self._added_items(group, depth, key)
+        return found[:4 * MAX_VALUES]
+
+    def _added_items(self, group: list[Symbol], depth: int, key) -> list[tuple[str, tuple]]:
+        """Items added to a variable's container after it is made, in the files it is assigned in."""
+        found: list[tuple[str, tuple]] = []
+        for path in dict.fromkeys(s.path for s in group):
+            view = self.resolver.view(path)
+            for container, at, value, spread in view.facts.item_writes if view else ():
+                if container[0] != "r" or self._resolved(path, container[1]) not in group:
+                    continue
+                if spread:
+                    found += self.items(path, value, depth + 1, key)
+                elif key is None or at is None or at == key:
+                    found.append((path, value))
         return found
 
     def _resolved(self, path: str, ref_index: int) -> Symbol | None:

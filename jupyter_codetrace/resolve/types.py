@@ -10,7 +10,22 @@ from bisect import bisect_left, bisect_right
 
 from .base import CLASS_KINDS, _VALUE_KINDS, _CALLABLE_KINDS, _MAX_DEPTH, Symbol, Resolution, InferredType
 
-__all__ = ["TypeInference"]
+__all__ = ["TypeInference", "literal_item"]
+
+
+def literal_item(container, key):
+    """The item of a literal list / tuple (``("e", …)``) at an int position, or of a literal
+    dict (``("k", …)``) at a key; None when it is not one of those or has no such item."""
+    if not isinstance(container, tuple) or not container:
+        return None
+    if container[0] == "e" and isinstance(key, int):
+        items = container[1:]
+        position = key + len(items) if key < 0 else key
+        return items[position] if 0 <= position < len(items) else None
+    if container[0] == "k":
+        pairs = container[1:]
+        return next((pairs[i + 1] for i in range(0, len(pairs) - 1, 2) if pairs[i] == key), None)
+    return None
 
 
 class TypeInference:
@@ -36,6 +51,9 @@ class TypeInference:
             return None
         if token == ("b",):
             return InferredType("builtin")
+        if token[0] == "s" and len(token) == 3:  # the item at a position: known in a literal only
+            item = literal_item(token[1], token[2])
+            return self.infer(path, item, depth + 1) if item is not None else None
         if token[0] == "s":
             # An item of a container typed `list[Row]` / `dict[str, Row]`: annotations are read
             # for the first project class they name, so the container's type is its items' type.
@@ -53,8 +71,8 @@ class TypeInference:
         if token[0] == "p":  # an argument without a value of its own: the parameter's declared type
             parameter = self.parameter_at(path, token[1], token[2])
             return self.type_of_definition(parameter, depth + 1) if parameter is not None else None
-        if token[0] in ("e", "i", "x"):
-            return InferredType("builtin") if token[0] == "e" else None  # a literal container; value flow's
+        if token[0] in ("e", "k", "i", "x"):
+            return InferredType("builtin") if token[0] in ("e", "k") else None  # a literal container; value flow's
         if token[0] == "o":  # `a or b`: the first alternative whose type is known
             for alternative in token[1:]:
                 typed = self.infer(path, alternative, depth + 1)
