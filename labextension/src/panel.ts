@@ -5,15 +5,14 @@
  */
 import { Widget } from '@lumino/widgets';
 
+import { Match, SymbolPicker } from './picker';
 import { requestAPI } from './request';
-import { Location, describeLocation, groupByFile, matchSymbol } from './view';
-import { Definition, Graph, Symbols, Trace } from './types';
+import { Location, describeLocation, exactMatch, groupByFile, matchSymbol } from './view';
+import { Definition, Graph, Trace } from './types';
 
 export type { Location };
 
 export type Opener = (location: Location) => void;
-
-const DEBOUNCE_MS = 200;
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -39,11 +38,9 @@ function el<K extends keyof HTMLElementTagNameMap>(
 export class CodeTracePanel extends Widget {
   private searchInput: HTMLInputElement;
   private results: HTMLUListElement;
+  private picker: SymbolPicker;
   private view: HTMLDivElement;
   private status: HTMLDivElement;
-  private timer: number | undefined;
-  private active = -1;
-  private matches: any[] = [];
   private hideTests = false;
 
   constructor(private open: Opener) {
@@ -58,11 +55,22 @@ export class CodeTracePanel extends Widget {
       placeholder: 'Search symbols…',
       'aria-label': 'Search symbols'
     });
-    this.results = el('ul', { class: 'jp-CodeTrace-results', role: 'listbox', 'aria-label': 'Matching symbols' });
+    this.results = el('ul', { class: 'jp-CodeTrace-results', 'aria-label': 'Matching symbols' });
+    this.picker = new SymbolPicker({
+      input: this.searchInput,
+      list: this.results,
+      limit: 30,
+      onPick: match => void this.showSymbol(matchSymbol(match), match.file),
+      // Enter in the search box opens the best match, as in any symbol search.
+      onEnter: matches => matches[0] ?? null,
+      onMessage: message => {
+        if (message) {
+          this.results.replaceChildren(el('li', { class: 'jp-CodeTrace-empty' }, message));
+        }
+      }
+    });
     this.view = el('div', { class: 'jp-CodeTrace-view', 'aria-label': 'Symbol view' });
     this.node.append(this.status, this.searchInput, this.results, this.view);
-    this.searchInput.addEventListener('input', () => this.scheduleSearch());
-    this.searchInput.addEventListener('keydown', event => this.onKey(event));
     void this.refreshStatus();
   }
 
@@ -92,64 +100,8 @@ export class CodeTracePanel extends Widget {
     this.searchInput.focus();
   }
 
-  private scheduleSearch(): void {
-    window.clearTimeout(this.timer);
-    this.timer = window.setTimeout(() => void this.search(this.searchInput.value), DEBOUNCE_MS);
-  }
-
-  async search(query: string): Promise<void> {
-    this.searchInput.value = query;
-    this.results.replaceChildren();
-    this.matches = [];
-    this.active = -1;
-    if (!query.trim()) {
-      return;
-    }
-    const { status, body } = await requestAPI<Symbols & { message?: string }>('symbols', { query, limit: 30 });
-    if (status === 503) {
-      this.results.append(el('li', { class: 'jp-CodeTrace-empty' }, 'Still indexing, try again in a moment.'));
-      return;
-    }
-    this.matches = body.symbols ?? [];
-    if (!this.matches.length) {
-      this.results.append(el('li', { class: 'jp-CodeTrace-empty' }, `No symbol matches “${query}”.`));
-      return;
-    }
-    this.matches.forEach((match, index) => {
-      const item = el(
-        'li',
-        { class: 'jp-CodeTrace-match', role: 'option', tabindex: '-1', 'data-index': String(index) },
-        el('span', { class: `jp-CodeTrace-kind jp-CodeTrace-kind-${match.kind}`, title: match.kind }, match.kind[0].toUpperCase()),
-        el('span', { class: 'jp-CodeTrace-name' }, match.container ? `${match.container}.${match.name}` : match.name),
-        el('span', { class: 'jp-CodeTrace-file' }, `${match.file}:${match.line}`)
-      );
-      item.addEventListener('click', () => void this.select(index));
-      this.results.append(item);
-    });
-  }
-
-  private onKey(event: KeyboardEvent): void {
-    if (!this.matches.length) {
-      return;
-    }
-    if (event.key === 'ArrowDown' || event.key === 'ArrowUp') {
-      event.preventDefault();
-      const step = event.key === 'ArrowDown' ? 1 : -1;
-      this.active = (this.active + step + this.matches.length) % this.matches.length;
-      this.results.querySelectorAll('li').forEach((li, i) => {
-        li.classList.toggle('jp-mod-active', i === this.active);
-        li.setAttribute('aria-selected', String(i === this.active));
-      });
-    } else if (event.key === 'Enter') {
-      event.preventDefault();
-      void this.select(Math.max(this.active, 0));
-    }
-  }
-
-  private async select(index: number): Promise<void> {
-    const match = this.matches[index];
-    const symbol = matchSymbol(match);
-    await this.showSymbol(symbol, match.file);
+  search(query: string): Promise<void> {
+    return this.picker.search(query);
   }
 
   /** The symbol view: definition card, references, call trees, types, paths. */
@@ -315,6 +267,8 @@ export class CodeTracePanel extends Widget {
   private renderPaths(d: any): HTMLElement {
     const input = el('input', { class: 'jp-mod-styled', type: 'text', placeholder: 'to symbol…', 'aria-label': 'Paths to symbol' });
     const button = el('button', { class: 'jp-mod-styled jp-CodeTrace-paths-button' }, 'Paths to…');
+    const choices = el('ul', { class: 'jp-CodeTrace-choices', 'aria-label': 'Target symbols' });
+    const message = el('div', { class: 'jp-CodeTrace-meta jp-CodeTrace-paths-message', 'aria-live': 'polite' });
     const diagram = el('div', { class: 'jp-CodeTrace-diagram', tabindex: '0', 'aria-label': 'Path diagram' });
     let scale = 1;
     diagram.addEventListener('wheel', event => {
@@ -328,27 +282,44 @@ export class CodeTracePanel extends Widget {
         svg.style.transform = `scale(${scale})`;
       }
     });
-    button.addEventListener('click', async () => {
-      const target = input.value.trim();
-      if (!target) {
-        return;
-      }
-      const found = await requestAPI<Symbols>('symbols', { query: target, limit: 1 });
-      const best = found.body.symbols?.[0];
-      if (!best) {
-        diagram.textContent = `No symbol matches “${target}”.`;
-        return;
-      }
-      const toSymbol = matchSymbol(best);
-      const params = { from_file: d.file, from_symbol: d.path.join('.') || d.name, to_file: best.file, to_symbol: toSymbol };
+    const draw = async (target: Match) => {
+      const toSymbol = matchSymbol(target);
+      input.value = toSymbol;
+      picker.clear();
+      message.textContent = `Paths to ${toSymbol} (${target.file}:${target.line})…`;
+      diagram.replaceChildren();
+      const params = { from_file: d.file, from_symbol: d.path.join('.') || d.name, to_file: target.file, to_symbol: toSymbol };
       const svg = await requestAPI<string>('paths', { ...params, format: 'svg' });
+      message.textContent = `Paths to ${toSymbol} (${target.file}:${target.line})`;
       if (svg.status === 200) {
         diagram.innerHTML = svg.text;
       } else {
         const graph = svg.body as unknown as Graph & { message?: string };
         diagram.textContent = graph.message ?? 'No path found.';
       }
+      diagram.scrollIntoView({ block: 'nearest' });
+    };
+    const picker = new SymbolPicker({
+      input,
+      list: choices,
+      limit: 10,
+      onPick: match => void draw(match),
+      // Only a name typed exactly is taken on Enter: a fuzzy "closest" symbol is a wrong answer.
+      onEnter: (matches, text) =>
+        exactMatch(matches, text) ??
+        (matches.length ? `No symbol is named exactly “${text.trim()}”: pick one from the list.` : null),
+      onMessage: text => {
+        message.textContent = text ?? '';
+      }
     });
-    return el('section', { class: 'jp-CodeTrace-paths' }, el('div', { class: 'jp-CodeTrace-row' }, input, button), diagram);
+    button.addEventListener('click', () => void picker.commit());
+    return el(
+      'section',
+      { class: 'jp-CodeTrace-paths' },
+      el('div', { class: 'jp-CodeTrace-row' }, input, button),
+      choices,
+      message,
+      diagram
+    );
   }
 }

@@ -64,3 +64,13 @@ export function wordAt(text: string, column: number): { word: string; start: num
   // A number is no symbol to trace.
   return /^\p{N}/u.test(word) ? null : { word, start };
 }
+
+/**
+ * The one search match that `text` names exactly (`name` or `Container.name`), or null when none
+ * or several do: a typed name is never silently swapped for the closest fuzzy match.
+ */
+export function exactMatch<T extends { name: string; container?: string | null }>(matches: T[], text: string): T | null {
+  const wanted = text.trim();
+  const exact = matches.filter(match => matchSymbol(match) === wanted);
+  return exact.length === 1 ? exact[0] : null;
+}

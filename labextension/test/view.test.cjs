@@ -1,7 +1,7 @@
 // Unit tests of the panel's view logic (src/view.ts, compiled to build-test/ by `jlpm test`).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { describeLocation, groupByFile, matchSymbol, wordAt } = require('../build-test/view.js');
+const { describeLocation, groupByFile, matchSymbol, wordAt, exactMatch } = require('../build-test/view.js');
 
 test('describeLocation reads file:line', () => {
   assert.equal(describeLocation({ file: 'a/b.py', line: 3 }), 'a/b.py:3');
@@ -40,4 +40,18 @@ test('wordAt finds the identifier under or just before a column', () => {
   assert.equal(wordAt(line, 6), null); // on '='
   assert.equal(wordAt('f(10)', 3), null); // a number
   assert.deepEqual(wordAt('x = größe', 6), { word: 'größe', start: 4 });
+});
+
+test('exactMatch takes only a unique exact name, never the closest fuzzy match', () => {
+  const matches = [
+    { name: 'total', container: 'pricing', file: 'pricing.hpp' },
+    { name: 'total', container: 'pricing', file: 'pricing.cpp' },
+    { name: 'round_money', container: null, file: 'pricing.py' },
+    { name: 'round_money', container: 'pricing', file: 'pricing.hpp' }
+  ];
+  assert.equal(exactMatch(matches, 'zzznotasymbol'), null);
+  assert.equal(exactMatch(matches, 'round_money').file, 'pricing.py');
+  assert.equal(exactMatch(matches, ' pricing.round_money ').file, 'pricing.hpp');
+  assert.equal(exactMatch(matches, 'pricing.total'), null); // two files: the user picks
+  assert.equal(exactMatch(matches, 'round_'), null);
 });

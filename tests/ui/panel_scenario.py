@@ -138,11 +138,27 @@ def step_paths_diagram(page):
     page.wait_for_selector(".jp-CodeTrace-match:has-text('run_order')")
     page.locator(".jp-CodeTrace-search").press("Enter")
     page.wait_for_selector(".jp-CodeTrace-card h3:has-text('run_order')")
-    page.locator(".jp-CodeTrace-paths input").fill("round_money")
-    page.click(".jp-CodeTrace-paths-button")
-    svg = page.locator(".jp-CodeTrace-diagram svg")
-    svg.wait_for(timeout=20_000)
-    assert "round_money" in svg.inner_html()
+    paths = page.locator(".jp-CodeTrace-paths input")
+    diagram = page.locator(".jp-CodeTrace-diagram svg")
+    # A name that does not exist is not swapped for the closest fuzzy match (it became pricing.total).
+    paths.fill("zzznotasymbol")
+    paths.press("Enter")
+    page.wait_for_selector(".jp-CodeTrace-paths-message:has-text('zzznotasymbol')", timeout=10_000)
+    assert diagram.count() == 0
+    # Typing part of a name offers the matches; arrow keys and Enter pick one.
+    paths.fill("round_mo")
+    page.wait_for_selector(".jp-CodeTrace-choices .jp-CodeTrace-match:has-text('round_money')")
+    paths.press("ArrowDown")
+    paths.press("Enter")
+    diagram.wait_for(timeout=20_000)
+    assert "round_money" in diagram.inner_html()
+    assert paths.input_value() == "round_money"
+    # A name typed exactly is taken on Enter.
+    page.locator(".jp-CodeTrace-diagram").evaluate("d => d.replaceChildren()")
+    paths.fill("compute_total")
+    paths.press("Enter")
+    diagram.wait_for(timeout=20_000)
+    assert "compute_total" in diagram.inner_html()
     _shot(page, "04-paths")
 
 
