@@ -223,32 +223,59 @@ export class CodeTracePanel extends Widget {
     return section;
   }
 
+  /**
+   * A call tree as VS Code's Call Hierarchy draws it: the arrow and the name expand a node, a
+   * separate file:line link opens it. Subtrees are drawn the first time they are opened.
+   */
   private renderCalls(title: string, tree: any[]): HTMLElement {
-    const section = el('details', { class: 'jp-CodeTrace-calls', open: '' }, el('summary', {}, `${title} (${tree.length})`));
+    const root = el('div', { role: 'tree', 'aria-label': title });
     const draw = (entries: any[], into: HTMLElement) => {
       for (const entry of entries) {
-        const label = entry.external
-          ? el('span', { class: 'jp-CodeTrace-meta' }, `${entry.symbol} (external)`)
-          : this.link({ file: entry.file, line: entry.line, cell: entry.cell }, `${entry.symbol} — ${entry.file}`);
+        const mark = entry.cycle ? ' (cycle)' : entry.seen ? ' (see above)' : '';
+        const name = el('span', { class: 'jp-CodeTrace-node-name', title: entry.symbol }, entry.symbol);
+        const row = el('div', { class: 'jp-CodeTrace-node-row' });
+        const node = el('div', { class: 'jp-CodeTrace-node', role: 'treeitem' }, row);
         if (entry.children?.length) {
-          // Lazily drawn: the subtree is built the first time it is opened.
-          const node = el('details', { class: 'jp-CodeTrace-node' }, el('summary', {}, label));
+          const twisty = el('button', { class: 'jp-CodeTrace-twisty', 'aria-label': `Expand ${entry.symbol}` });
+          const children = el('div', { class: 'jp-CodeTrace-children', role: 'group' });
+          children.hidden = true;
           let drawn = false;
-          node.addEventListener('toggle', () => {
-            if (!drawn && node.open) {
+          const toggle = () => {
+            const open = children.hidden;
+            if (open && !drawn) {
               drawn = true;
-              draw(entry.children, node);
+              draw(entry.children, children);
             }
-          });
-          into.append(node);
+            children.hidden = !open;
+            node.setAttribute('aria-expanded', String(open));
+            twisty.setAttribute('aria-label', `${open ? 'Collapse' : 'Expand'} ${entry.symbol}`);
+          };
+          node.setAttribute('aria-expanded', 'false');
+          twisty.addEventListener('click', toggle);
+          name.addEventListener('click', toggle);
+          name.classList.add('jp-mod-expandable');
+          row.append(twisty, name);
+          node.append(children);
         } else {
-          const mark = entry.cycle ? ' (cycle)' : entry.seen ? ' (see above)' : '';
-          into.append(el('div', { class: 'jp-CodeTrace-leaf' }, label, mark));
+          row.append(el('span', { class: 'jp-CodeTrace-twisty-space' }), name);
         }
+        if (mark) {
+          row.append(el('span', { class: 'jp-CodeTrace-meta' }, mark));
+        }
+        if (entry.external) {
+          row.append(el('span', { class: 'jp-CodeTrace-meta jp-CodeTrace-goto' }, 'external'));
+        } else {
+          const location = { file: entry.file, line: entry.line, cell: entry.cell };
+          const goto = this.link(location, describeLocation(location, true));
+          goto.classList.add('jp-CodeTrace-goto');
+          goto.title = `Open ${describeLocation(location)}`;
+          row.append(goto);
+        }
+        into.append(node);
       }
     };
-    draw(tree, section);
-    return section;
+    draw(tree, root);
+    return el('details', { class: 'jp-CodeTrace-calls', open: '' }, el('summary', {}, `${title} (${tree.length})`), root);
   }
 
   private renderTypes(types: any): HTMLElement {

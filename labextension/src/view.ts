@@ -7,10 +7,14 @@ export interface Location {
   cell?: number | null;
 }
 
-/** Where a location reads "file:line" (or "file cell N:line" for notebooks). */
-export function describeLocation(location: Location): string {
+/**
+ * Where a location reads "file:line" (or "file cell N:line" for notebooks); `short` keeps only
+ * the file's name, for links beside a name that already says where it is.
+ */
+export function describeLocation(location: Location, short = false): string {
   const cell = location.cell !== undefined && location.cell !== null ? ` cell ${location.cell}` : '';
-  return `${location.file}${cell}:${location.line}`;
+  const file = short ? location.file.split('/').pop() : location.file;
+  return `${file}${cell}:${location.line}`;
 }
 
 /** Group reference locations by file, optionally without test files. */

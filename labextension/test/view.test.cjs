@@ -7,6 +7,10 @@ test('describeLocation reads file:line', () => {
   assert.equal(describeLocation({ file: 'a/b.py', line: 3 }), 'a/b.py:3');
 });
 
+test('describeLocation keeps only the file name when short', () => {
+  assert.equal(describeLocation({ file: 'a/b.py', line: 3 }, true), 'b.py:3');
+});
+
 test('describeLocation names the cell of a notebook position', () => {
   assert.equal(describeLocation({ file: 'nb.ipynb', line: 2, cell: 0 }), 'nb.ipynb cell 0:2');
 });

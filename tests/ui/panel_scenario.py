@@ -91,11 +91,35 @@ def step_search_open_definition_references_and_call_tree(page):
     _shot(page, "02-symbol-view")
 
 
+def step_a_call_tree_name_expands_and_its_link_opens(page):
+    callers = page.locator(".jp-CodeTrace-calls").first
+    tabs = page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab")
+    before = tabs.count()
+    node = callers.locator(".jp-CodeTrace-node", has=page.locator(
+        ":scope > .jp-CodeTrace-node-row .jp-CodeTrace-node-name", has_text="OrderService.place_order")).first
+    node.locator(":scope > .jp-CodeTrace-node-row .jp-CodeTrace-node-name").click()
+    # Clicking the name expands the node (its callers show) and opens nothing.
+    child = node.locator(".jp-CodeTrace-children .jp-CodeTrace-node-name", has_text="run_order").first
+    child.wait_for(timeout=5_000)
+    assert node.get_attribute("aria-expanded") == "true"
+    page.wait_for_timeout(300)
+    assert tabs.count() == before, "clicking a call-tree name opened a document"
+    # Its own link opens the file at the caller's line.
+    row = node.locator(".jp-CodeTrace-children .jp-CodeTrace-node-row", has_text="run_order").first
+    row.locator(".jp-CodeTrace-goto").click()
+    page.wait_for_selector(".lm-DockPanel-tabBar .lm-mod-current .lm-TabBar-tabLabel:text-is('cli.py')", timeout=20_000)
+    page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 23,')", timeout=20_000)
+    # Collapsing hides the callers again.
+    node.locator(":scope > .jp-CodeTrace-node-row .jp-CodeTrace-twisty").click()
+    assert node.get_attribute("aria-expanded") == "false" and not child.is_visible()
+    _shot(page, "02-call-tree")
+
+
 def step_a_reference_opens_the_editor_at_its_line(page):
     page.locator(".jp-CodeTrace-refs a", has_text="inventory/service.py:34").first.click()
     # The editor opened with the cursor on the reference: JupyterLab's status bar says where.
     page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 34, Col 29')", timeout=20_000)
-    assert "compute_total" in page.locator(".jp-FileEditor .cm-content").inner_text()
+    assert "compute_total" in page.locator(".jp-FileEditor:visible .cm-content").inner_text()
     tab = page.locator(".lm-DockPanel-tabBar .lm-mod-current .lm-TabBar-tabLabel")
     assert tab.inner_text() == "service.py"
     _shot(page, "03-reference-opened")
@@ -105,7 +129,7 @@ def step_the_shortcut_opens_the_panel_from_the_editor(page):
     # Accel-Shift-U was JupyterLab's Property Inspector: the panel's own shortcut must reach it.
     page.click('li[data-id="filebrowser"]')  # another sidebar panel in front of ours
     page.wait_for_selector(".jp-CodeTrace-search", state="hidden")
-    page.locator(".jp-FileEditor .cm-content").click()
+    page.locator(".jp-FileEditor:visible .cm-content").click()
     page.keyboard.press("Control+Shift+O")
     page.wait_for_selector(".jp-CodeTrace-search", state="visible", timeout=10_000)
     page.wait_for_function("document.activeElement?.classList.contains('jp-CodeTrace-search')", timeout=5_000)
@@ -210,7 +234,8 @@ def step_the_context_menu_traces_the_right_clicked_word_not_the_caret(page):
     _shot(page, "07-context-menu")
 
 
-STEPS = [step_search_open_definition_references_and_call_tree, step_a_reference_opens_the_editor_at_its_line,
+STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_name_expands_and_its_link_opens,
+         step_a_reference_opens_the_editor_at_its_line,
          step_the_shortcut_opens_the_panel_from_the_editor, step_a_second_pick_after_a_tall_card,
          step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
          step_the_context_menu_traces_the_right_clicked_word_not_the_caret]

@@ -14,6 +14,7 @@ import pytest
 SCENARIO = Path(__file__).resolve().parent / "panel_scenario.py"
 STEPS = [
     "search_open_definition_references_and_call_tree",
+    "a_call_tree_name_expands_and_its_link_opens",
     "a_reference_opens_the_editor_at_its_line",
     "the_shortcut_opens_the_panel_from_the_editor",
     "a_second_pick_after_a_tall_card",
