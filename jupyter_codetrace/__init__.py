@@ -5,10 +5,17 @@
 >>> project.find_definition("Client", "app/main.py", 3)         # doctest: +SKIP
 """
 
+from __future__ import annotations
+
+import importlib
+import typing
+
 from .errors import CodetraceError, InvalidRequest
-from .index.indexer import IndexStats
-from .project import Project
-from .results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
+
+if typing.TYPE_CHECKING:
+    from .index.indexer import IndexStats
+    from .project import Project
+    from .results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
 
 __all__ = [
     "Project", "InvalidRequest", "CodetraceError", "IndexStats",
@@ -16,6 +23,25 @@ __all__ = [
 ]
 
 __version__ = "0.1.0"
+
+# Imported on first use (PEP 562), so that `codetrace mcp`, `codetrace --help` and the server
+# extension's discovery do not pay for tree-sitter, networkx and the index before they need them.
+_LAZY = {"Project": ".project", "IndexStats": ".index.indexer", "DefinitionResult": ".results",
+         "ReferencesResult": ".results", "SymbolsResult": ".results", "TraceResult": ".results",
+         "GraphResult": ".results"}
+
+
+def __getattr__(name: str):
+    module = _LAZY.get(name)
+    if module is None:
+        raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
+    value = getattr(importlib.import_module(module, __name__), name)
+    globals()[name] = value
+    return value
+
+
+def __dir__() -> list[str]:
+    return sorted(set(globals()) | set(__all__))
 
 
 def load_ipython_extension(shell):

@@ -11,7 +11,9 @@ import os
 import sys
 
 from .errors import CodetraceError, InvalidRequest
-from .project import Project
+
+# Project (tree-sitter, the index, networkx) is imported where a command needs it, so that
+# `codetrace mcp` can start answering while it loads, and `--help` is instant.
 
 __all__ = ["main", "build_parser"]
 
@@ -179,24 +181,28 @@ def main(argv: list[str] | None = None) -> int:
 
 
 def _serve_mcp(args: argparse.Namespace) -> int:
-    import threading
+    import importlib.util
 
-    project = Project(args.root)
-    # Index while the MCP SDK is imported (about a second each on a cold start).
-    threading.Thread(target=project.index, name="codetrace-warm-up", daemon=True).start()
-    try:
-        from .mcp_server import serve
-    except ImportError:
+    if importlib.util.find_spec("mcp") is None:
         print("codetrace: the MCP server needs the `mcp` package: pip install 'jupyter_codetrace[mcp]'",
               file=sys.stderr)
         return 2
-    serve(project, args.http)
+    if not os.path.isdir(args.root):
+        print(f"codetrace: --root {args.root!r} is not a folder", file=sys.stderr)
+        return 2
+    # The project (its imports and the first index) loads on a thread while the MCP SDK is
+    # imported here, so the handshake does not wait for it; tool calls do (mcp_server).
+    from .mcp_server import serve
+
+    serve(args.root, args.http)
     return 0
 
 
 def _run(args: argparse.Namespace) -> tuple[str, int] | None:
     """One query: the text to print and the exit status (None: invalid input, already reported)."""
     try:
+        from .project import Project
+
         project = Project(args.root)
         if args.command == "index":
             stats = project.index()

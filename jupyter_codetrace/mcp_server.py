@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import inspect
+import os
 import threading
 import typing
 from typing import Annotated, Literal
@@ -89,18 +90,37 @@ def _text_result(text: str, data: dict | None = None) -> CallToolResult:
 
 
 class _Tools:
-    """The tool implementations over one project (indexed in the background at start)."""
+    """The tool implementations over one project.
 
-    def __init__(self, project: Project):
-        self.project = project
-        self._indexed = threading.Event()
-        threading.Thread(target=self._index, name="codetrace-mcp-index", daemon=True).start()
+    Given a path, the project is created on a thread — importing tree-sitter, the index and
+    networkx, then indexing — while the server starts, so the handshake and the tool list do
+    not wait for it; the first tool call does (``project``)."""
 
-    def _index(self) -> None:
+    def __init__(self, root: str | os.PathLike | Project):
+        self._project: Project | None = None if isinstance(root, (str, os.PathLike)) else root
+        self._error: BaseException | None = None
+        self._ready = threading.Event()
+        threading.Thread(target=self._load, args=(root,), name="codetrace-mcp-index", daemon=True).start()
+
+    def _load(self, root) -> None:
         try:
-            self.project.index()
+            if self._project is None:
+                from .project import Project
+
+                self._project = Project(root)
+        except BaseException as error:  # reported by the first tool call
+            self._error = error
         finally:
-            self._indexed.set()
+            self._ready.set()
+        if self._project is not None:
+            self._project.index()
+
+    @property
+    def project(self) -> Project:
+        self._ready.wait()
+        if self._error is not None:
+            raise ToolError(f"The project could not be opened: {self._error}")
+        return self._project
 
     def call(self, query, *args, **kwargs):
         try:
@@ -202,9 +222,7 @@ def _not_found_text(result) -> str:
 
 def build_server(root: str | Project) -> MCPServer:
     """An MCP server over the repository at ``root`` (indexing starts at once, in the background)."""
-    from .project import Project
-
-    tools = _Tools(root if isinstance(root, Project) else Project(root))
+    tools = _Tools(root)
     server = MCPServer("codetrace", version=__version__, instructions=_INSTRUCTIONS)
 
     @server.tool(description=(
