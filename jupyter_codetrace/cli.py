@@ -190,11 +190,22 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     if not os.path.isdir(args.root):
         print(f"codetrace: --root {args.root!r} is not a folder", file=sys.stderr)
         return 2
-    # The project (its imports and the first index) loads on a thread while the MCP SDK is
-    # imported here, so the handshake does not wait for it; tool calls do (mcp_server).
+    # Over stdio, the handshake and the tool list are answered at once from the SDK's own earlier
+    # answers while the SDK loads (mcp_front); CODETRACE_MCP_FRONT=0 turns that off. The project
+    # (its imports and the first index) loads on a thread after the SDK; tool calls wait for it.
+    front = None
+    if args.http is None and os.environ.get("CODETRACE_MCP_FRONT", "1") != "0":
+        from .mcp_front import Front
+
+        front = Front()
+        front.start()
     from .mcp_server import serve
 
-    serve(args.root, args.http)
+    try:
+        serve(args.root, args.http)
+    finally:
+        if front is not None:
+            front.close()
     return 0
 
 
