@@ -3,6 +3,7 @@
  * call trees, types, paths diagram) and the index status. Plain DOM in a Lumino widget; every
  * answer comes from the REST routes (no resolution logic here).
  */
+import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
 import { Match, SymbolPicker } from './picker';
@@ -39,6 +40,7 @@ export class CodeTracePanel extends Widget {
   private searchInput: HTMLInputElement;
   private results: HTMLUListElement;
   private picker: SymbolPicker;
+  private announce: HTMLDivElement;
   private view: HTMLDivElement;
   private status: HTMLDivElement;
   private hideTests = false;
@@ -65,12 +67,16 @@ export class CodeTracePanel extends Widget {
       onEnter: matches => matches[0] ?? null,
       onMessage: message => {
         if (message) {
-          this.results.replaceChildren(el('li', { class: 'jp-CodeTrace-empty' }, message));
+          this.results.replaceChildren(el('li', { class: 'jp-CodeTrace-empty', role: 'option' }, message));
         }
+        const count = this.picker?.matches.length ?? 0;
+        this.announce.textContent = message ?? `${count} matching symbol${count === 1 ? '' : 's'}`;
       }
     });
+    // Screen readers hear how many symbols matched (the list itself is not a live region).
+    this.announce = el('div', { class: 'jp-CodeTrace-sr-only', 'aria-live': 'polite' });
     this.view = el('div', { class: 'jp-CodeTrace-view', 'aria-label': 'Symbol view' });
-    this.node.append(this.status, this.searchInput, this.results, this.view);
+    this.node.append(this.status, this.searchInput, this.announce, this.results, this.view);
     void this.refreshStatus();
   }
 
@@ -98,6 +104,12 @@ export class CodeTracePanel extends Widget {
 
   focusSearch(): void {
     this.searchInput.focus();
+  }
+
+  /** Shown from its sidebar tab, the shortcut or the palette: ready to type a name. */
+  protected onActivateRequest(msg: Message): void {
+    super.onActivateRequest(msg);
+    this.focusSearch();
   }
 
   search(query: string): Promise<void> {
@@ -200,7 +212,7 @@ export class CodeTracePanel extends Widget {
               'div',
               { class: 'jp-CodeTrace-ref' },
               el('span', { class: `jp-CodeTrace-badge jp-CodeTrace-usage-${ref.usage}` }, ref.usage),
-              this.link(ref, describeLocation(ref)),
+              this.link(ref, describeLocation(ref, true)), // the group's heading names the folder
               el('code', {}, ref.context)
             )
           );

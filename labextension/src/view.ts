@@ -8,11 +8,12 @@ export interface Location {
 }
 
 /**
- * Where a location reads "file:line" (or "file cell N:line" for notebooks); `short` keeps only
+ * Where a location reads "file:line" (or "file cell N:line" for notebooks, N from 1); `short` keeps only
  * the file's name, for links beside a name that already says where it is.
  */
 export function describeLocation(location: Location, short = false): string {
-  const cell = location.cell !== undefined && location.cell !== null ? ` cell ${location.cell}` : '';
+  // Cells are numbered from 1, as JupyterLab's status bar shows them; the index sent is 0-based.
+  const cell = location.cell !== undefined && location.cell !== null ? ` cell ${location.cell + 1}` : '';
   const file = short ? location.file.split('/').pop() : location.file;
   return `${file}${cell}:${location.line}`;
 }

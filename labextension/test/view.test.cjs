@@ -12,7 +12,7 @@ test('describeLocation keeps only the file name when short', () => {
 });
 
 test('describeLocation names the cell of a notebook position', () => {
-  assert.equal(describeLocation({ file: 'nb.ipynb', line: 2, cell: 0 }), 'nb.ipynb cell 0:2');
+  assert.equal(describeLocation({ file: 'nb.ipynb', line: 2, cell: 0 }), 'nb.ipynb cell 1:2'); // as JupyterLab counts
 });
 
 const refs = [

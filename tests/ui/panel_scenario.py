@@ -116,7 +116,7 @@ def step_a_call_tree_name_expands_and_its_link_opens(page):
 
 
 def step_a_reference_opens_the_editor_at_its_line(page):
-    page.locator(".jp-CodeTrace-refs a", has_text="inventory/service.py:34").first.click()
+    page.locator(".jp-CodeTrace-refs a", has_text="service.py:34").first.click()
     # The editor opened with the cursor on the reference: JupyterLab's status bar says where.
     page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 34, Col 29')", timeout=20_000)
     assert "compute_total" in page.locator(".jp-FileEditor:visible .cm-content").inner_text()
@@ -186,6 +186,32 @@ def step_paths_diagram(page):
     _shot(page, "04-paths")
 
 
+def step_the_panel_fits_its_width_takes_focus_and_speaks_aria(page):
+    # The view of run_order with a path diagram is open: nothing may scroll sideways or be cut off.
+    panel = page.locator("#jp-codetrace-panel")
+    for node in (panel, page.locator(".jp-CodeTrace-view")):
+        width = node.evaluate("n => [n.scrollWidth, n.clientWidth]")
+        assert width[0] <= width[1] + 1, f"the panel scrolls sideways: {width}"
+    button, box = page.locator(".jp-CodeTrace-paths-button").bounding_box(), panel.bounding_box()
+    assert button["x"] + button["width"] <= box["x"] + box["width"], "the Paths to… button is cut off"
+    # Shown again from its sidebar tab, the panel is ready to type into.
+    page.click('li[data-id="filebrowser"]')
+    page.click('li[data-id="jp-codetrace-panel"]')
+    page.wait_for_function("document.activeElement?.classList.contains('jp-CodeTrace-search')", timeout=5_000)
+    # The results are a listbox the search box controls; arrow keys move the active option.
+    search = page.locator(".jp-CodeTrace-search")
+    search.fill("total")
+    page.wait_for_function("document.querySelector('.jp-CodeTrace-results [role=option]')?.textContent.includes('total')")
+    assert search.get_attribute("role") == "combobox"
+    assert page.locator(f"#{search.get_attribute('aria-controls')}").get_attribute("role") == "listbox"
+    search.press("ArrowDown")
+    first = page.locator(".jp-CodeTrace-results [role=option]").first
+    assert search.get_attribute("aria-activedescendant") == first.get_attribute("id")
+    assert first.get_attribute("aria-selected") == "true"
+    page.wait_for_selector(".jp-CodeTrace-sr-only:has-text('matching symbols')", state="attached")
+    _shot(page, "05-fits")
+
+
 def step_trace_symbol_under_cursor_in_a_notebook_cell(page):
     _open_panel(page)
     page.locator(".jp-CodeTrace-search").fill("stocked_service")
@@ -202,7 +228,8 @@ def step_trace_symbol_under_cursor_in_a_notebook_cell(page):
         page.keyboard.press("Control+Shift+Y")
     assert answer.value.status == 200, answer.value.text()
     page.wait_for_selector(".jp-CodeTrace-card h3:has-text('stocked_service')")
-    assert "notebooks/explore.ipynb cell 2" in page.locator(".jp-CodeTrace-card").inner_text()
+    # Cells are counted from 1, as JupyterLab's status bar does ("Cell 3/5").
+    assert "notebooks/explore.ipynb cell 3:1" in page.locator(".jp-CodeTrace-card").inner_text()
     _shot(page, "05-trace-under-cursor")
 
 
@@ -237,7 +264,8 @@ def step_the_context_menu_traces_the_right_clicked_word_not_the_caret(page):
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_name_expands_and_its_link_opens,
          step_a_reference_opens_the_editor_at_its_line,
          step_the_shortcut_opens_the_panel_from_the_editor, step_a_second_pick_after_a_tall_card,
-         step_paths_diagram, step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
+         step_paths_diagram, step_the_panel_fits_its_width_takes_focus_and_speaks_aria,
+         step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
          step_the_context_menu_traces_the_right_clicked_word_not_the_caret]
 
 

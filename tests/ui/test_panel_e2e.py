@@ -19,6 +19,7 @@ STEPS = [
     "the_shortcut_opens_the_panel_from_the_editor",
     "a_second_pick_after_a_tall_card",
     "paths_diagram",
+    "the_panel_fits_its_width_takes_focus_and_speaks_aria",
     "trace_symbol_under_cursor_in_a_notebook_cell",
     "not_found_shows_clickable_suggestions",
     "the_context_menu_traces_the_right_clicked_word_not_the_caret",
