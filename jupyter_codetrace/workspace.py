@@ -732,8 +732,8 @@ def is_test_file(rel: str) -> bool:
     """Whether a root-relative POSIX path is a test file, per the contract's rule.
 
     ``*.test.*``, ``*.spec.*``, ``test_*.py``, ``*_test.py``, ``*_test.go``, or any folder
-    named ``__tests__`` or ``tests`` on the way. A bare ``test/`` folder is deliberately not
-    in the rule: the contract does not list it.
+    named ``__tests__``, ``tests`` or ``test`` on the way (``test/`` is the TypeScript and
+    JavaScript convention: the panel's *hide tests* missed it, issue 13).
     """
     parts = rel.replace("\\", "/").split("/")
     base = parts[-1]
@@ -744,4 +744,4 @@ def is_test_file(rel: str) -> bool:
         return True
     if base.endswith(("_test.py", "_test.go")):
         return True
-    return any(part in ("__tests__", "tests") for part in parts[:-1])
+    return any(part in ("__tests__", "tests", "test") for part in parts[:-1])

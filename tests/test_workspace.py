@@ -327,7 +327,8 @@ def test_ignore_prefilter_is_what_makes_big_gitignores_cheap():
     ("src/models.py", False),
     ("src/testing.py", False),
     ("src/contest.py", False),
-    ("test/helpers.js", False),         # "test/" is not in the contract's rule
+    ("test/helpers.js", True),          # the TS/JS convention (issue 13)
+    ("packages/core/test/unit/a.ts", True),
     ("src/latest_test.rs", False),      # *_test is only for .py and .go
     ("src/tests.py", False),            # a file named tests is not a tests/ folder
     ("test_data.json", False),

@@ -36,6 +36,16 @@ function el<K extends keyof HTMLElementTagNameMap>(
   return node;
 }
 
+const HIDE_TESTS_KEY = 'jupyter_codetrace:hide-tests';
+
+function readFlag(key: string): boolean {
+  try {
+    return window.localStorage.getItem(key) === 'true';
+  } catch {
+    return false;
+  }
+}
+
 export class CodeTracePanel extends Widget {
   private searchInput: HTMLInputElement;
   private results: HTMLUListElement;
@@ -43,7 +53,7 @@ export class CodeTracePanel extends Widget {
   private announce: HTMLDivElement;
   private view: HTMLDivElement;
   private status: HTMLDivElement;
-  private hideTests = false;
+  private hideTests = readFlag(HIDE_TESTS_KEY);
 
   constructor(private open: Opener) {
     super();
@@ -222,9 +232,15 @@ export class CodeTracePanel extends Widget {
       return list;
     };
     const toggle = el('input', { type: 'checkbox', 'aria-label': 'Hide tests' });
+    toggle.checked = this.hideTests; // the choice holds for every symbol shown after it
     const body = el('div', {}, draw());
     toggle.addEventListener('change', () => {
       this.hideTests = toggle.checked;
+      try {
+        window.localStorage.setItem(HIDE_TESTS_KEY, String(this.hideTests));
+      } catch {
+        // storage may be disabled: the choice then lasts for this page only
+      }
       body.replaceChildren(draw());
     });
     section.append(

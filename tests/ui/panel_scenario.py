@@ -261,18 +261,48 @@ def step_the_context_menu_traces_the_right_clicked_word_not_the_caret(page):
     _shot(page, "07-context-menu")
 
 
+def _show(page, query: str, name: str) -> None:
+    """Search, click the result named ``name``, and wait for its card."""
+    _open_panel(page)
+    page.locator(".jp-CodeTrace-search").fill(query)
+    page.locator(".jp-CodeTrace-results .jp-CodeTrace-match", has=page.locator(
+        ".jp-CodeTrace-name", has_text=name)).first.click()
+    page.wait_for_selector(f".jp-CodeTrace-card h3:has-text('{name}')", timeout=20_000)
+
+
+def step_hide_tests_knows_test_folders_and_holds_between_symbols(page):
+    # client/test/ (the TypeScript convention) is written into the copy of the demo by main().
+    _show(page, "checkout", "checkout")
+    refs = page.locator(".jp-CodeTrace-refs")
+    assert "client/test/checkout_helpers.ts" in refs.inner_text()
+    refs.locator("input[type=checkbox]").check()
+    assert "client/test/checkout_helpers.ts" not in refs.inner_text()
+    # The next symbol keeps the choice: the box stays ticked and its tests stay hidden.
+    _show(page, "place_order", "OrderService.place_order")
+    assert refs.locator("input[type=checkbox]").is_checked()
+    assert "tests/test_service.py" not in refs.inner_text()
+    refs.locator("input[type=checkbox]").uncheck()
+    assert "tests/test_service.py" in refs.inner_text()
+    _shot(page, "08-hide-tests")
+
+
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_name_expands_and_its_link_opens,
          step_a_reference_opens_the_editor_at_its_line,
          step_the_shortcut_opens_the_panel_from_the_editor, step_a_second_pick_after_a_tall_card,
          step_paths_diagram, step_the_panel_fits_its_width_takes_focus_and_speaks_aria,
          step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
-         step_the_context_menu_traces_the_right_clicked_word_not_the_caret]
+         step_the_context_menu_traces_the_right_clicked_word_not_the_caret,
+         step_hide_tests_knows_test_folders_and_holds_between_symbols]
 
 
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="codetrace-e2e-"))
     root = work / "demo"
     shutil.copytree(REPO / "fixtures" / "demo", root)
+    (root / "client" / "test").mkdir()
+    (root / "client" / "test" / "checkout_helpers.ts").write_text(
+        "import { checkout, demoClient } from '../src/checkout';\n\n"
+        "export function checkedOut(): Promise<string> {\n  return checkout(demoClient(), 'kb-1');\n}\n")
     port, token = _free_port(), "e2e-token"
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(work / "config"), "JUPYTER_RUNTIME_DIR": str(work / "runtime"),
            "CODETRACE_CACHE_DIR": str(work / "cache")}

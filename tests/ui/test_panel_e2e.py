@@ -23,6 +23,7 @@ STEPS = [
     "trace_symbol_under_cursor_in_a_notebook_cell",
     "not_found_shows_clickable_suggestions",
     "the_context_menu_traces_the_right_clicked_word_not_the_caret",
+    "hide_tests_knows_test_folders_and_holds_between_symbols",
 ]
 
 
