@@ -7,8 +7,17 @@ import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
 import { Match, SymbolPicker } from './picker';
-import { requestAPI } from './request';
-import { Location, describeLocation, exactMatch, groupByFile, matchSymbol } from './view';
+import { requestAPI, requestWhenIndexed } from './request';
+import {
+  Location,
+  describeLocation,
+  exactMatch,
+  groupByFile,
+  matchSymbol,
+  statusTitle,
+  suggestionsTitle,
+  waitingMessage
+} from './view';
 import { Definition, Graph, Trace } from './types';
 
 export type { Location };
@@ -54,6 +63,7 @@ export class CodeTracePanel extends Widget {
   private view: HTMLDivElement;
   private status: HTMLDivElement;
   private hideTests = readFlag(HIDE_TESTS_KEY);
+  private shown = 0; // which showSymbol/showDefinitionAt call the view belongs to
 
   constructor(private open: Opener) {
     super();
@@ -128,25 +138,32 @@ export class CodeTracePanel extends Widget {
 
   /** The symbol view: definition card, references, call trees, types, paths. */
   async showSymbol(symbol: string, file?: string): Promise<void> {
-    this.view.replaceChildren(el('div', { class: 'jp-CodeTrace-loading' }, `Tracing ${symbol}…`));
-    const { body } = await requestAPI<Trace & any>('trace', {
-      symbol,
-      file,
-      references: true,
-      calls: true,
-      types: true
-    });
-    this.renderTrace(body);
+    const sequence = ++this.shown;
+    const loading = el('div', { class: 'jp-CodeTrace-loading' }, `Tracing ${symbol}…`);
+    this.view.replaceChildren(loading);
+    const { body } = await requestWhenIndexed<Trace & any>(
+      'trace',
+      { symbol, file, references: true, calls: true, types: true },
+      this.waitOptions(sequence, loading, 'tracing')
+    );
+    if (sequence === this.shown) {
+      this.renderTrace(body);
+    }
   }
 
   /** Fill the panel from a definition found at a cursor position. */
   async showDefinitionAt(location: Location): Promise<void> {
-    const { body } = await requestAPI<Definition & any>('definition', {
-      file: location.file,
-      line: location.line,
-      column: location.column,
-      cell: location.cell ?? undefined
-    });
+    const sequence = ++this.shown;
+    const loading = el('div', { class: 'jp-CodeTrace-loading' }, `Looking up ${describeLocation(location)}…`);
+    this.view.replaceChildren(loading);
+    const { body } = await requestWhenIndexed<Definition & any>(
+      'definition',
+      { file: location.file, line: location.line, column: location.column, cell: location.cell ?? undefined },
+      this.waitOptions(sequence, loading, 'looking')
+    );
+    if (sequence !== this.shown) {
+      return; // something else was asked for meanwhile
+    }
     if (body.status !== 'found') {
       this.renderNotFound(body);
       return;
@@ -154,8 +171,19 @@ export class CodeTracePanel extends Widget {
     await this.showSymbol(body.path.join('.') || body.name, body.file);
   }
 
+  /** While indexing: say so in the view and ask again, unless another symbol was asked for. */
+  private waitOptions(sequence: number, loading: HTMLElement, doing: string) {
+    return {
+      isCurrent: () => sequence === this.shown,
+      onWait: (body: any, delay: number) => {
+        loading.textContent = waitingMessage(body, delay, doing);
+      }
+    };
+  }
+
   renderNotFound(body: any): void {
-    const suggestions = el('ul', { class: 'jp-CodeTrace-suggestions', 'aria-label': 'Did you mean' });
+    const status = String(body.status ?? 'error');
+    const suggestions = el('ul', { class: 'jp-CodeTrace-suggestions', 'aria-label': suggestionsTitle(status) });
     for (const suggestion of body.suggestions ?? []) {
       const name = suggestion.name ?? suggestion.file;
       const button = el('button', { class: 'jp-CodeTrace-suggestion jp-mod-styled' }, name);
@@ -163,10 +191,15 @@ export class CodeTracePanel extends Widget {
       suggestions.append(el('li', {}, button));
     }
     this.view.replaceChildren(
-      el('div', { class: 'jp-CodeTrace-notfound', role: 'alert' }, el('strong', {}, `${body.status}: `), body.message ?? '')
+      el(
+        'div',
+        { class: 'jp-CodeTrace-notfound', role: 'alert', 'data-status': status, title: `status: ${status}` },
+        el('strong', {}, statusTitle(status)),
+        el('div', {}, body.message ?? '')
+      )
     );
     if (suggestions.childElementCount) {
-      this.view.append(el('div', {}, 'Did you mean:', suggestions));
+      this.view.append(el('div', {}, suggestionsTitle(status), suggestions));
     }
   }
 
@@ -344,13 +377,17 @@ export class CodeTracePanel extends Widget {
       message.textContent = `Paths to ${toSymbol} (${target.file}:${target.line})…`;
       diagram.replaceChildren();
       const params = { from_file: d.file, from_symbol: d.path.join('.') || d.name, to_file: target.file, to_symbol: toSymbol };
-      const svg = await requestAPI<string>('paths', { ...params, format: 'svg' });
+      const svg = await requestWhenIndexed<string>('paths', { ...params, format: 'svg' }, {
+        onWait: (body, delay) => {
+          message.textContent = waitingMessage(body, delay, 'drawing');
+        }
+      });
       message.textContent = `Paths to ${toSymbol} (${target.file}:${target.line})`;
       if (svg.status === 200) {
         diagram.innerHTML = svg.text;
       } else {
         const graph = svg.body as unknown as Graph & { message?: string };
-        diagram.textContent = graph.message ?? 'No path found.';
+        diagram.textContent = `${statusTitle(graph.status ?? 'no_path')}. ${graph.message ?? ''}`;
       }
       diagram.scrollIntoView({ block: 'nearest' });
     };

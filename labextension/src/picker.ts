@@ -3,9 +3,9 @@
  * searches through the symbols route, arrow keys move through the matches, Enter or a click
  * picks one. Used by the panel's main search and by its *Paths to…* box.
  */
-import { requestAPI } from './request';
+import { requestWhenIndexed } from './request';
 import { Symbols } from './types';
-import { matchSymbol } from './view';
+import { matchSymbol, statusTitle, waitingMessage } from './view';
 
 export type Match = Symbols['symbols'][number];
 
@@ -97,10 +97,14 @@ export class SymbolPicker {
       this.options.onMessage(null);
       return;
     }
-    const { status, body } = await requestAPI<Symbols & { message?: string }>('symbols', {
-      query: text,
-      limit: this.options.limit
-    });
+    const { status, body } = await requestWhenIndexed<Symbols & { message?: string }>(
+      'symbols',
+      { query: text, limit: this.options.limit },
+      {
+        isCurrent: () => sequence === this.sequence,
+        onWait: (answer, delay) => this.options.onMessage(waitingMessage(answer, delay))
+      }
+    );
     if (sequence !== this.sequence) {
       return; // a newer search has started: its answer wins
     }
@@ -109,7 +113,7 @@ export class SymbolPicker {
     this.active = -1;
     this.render();
     if (status === 503) {
-      this.options.onMessage('The project is still being indexed; try again in a moment.');
+      this.options.onMessage(`${statusTitle('indexing')}: type again in a moment.`);
     } else {
       this.options.onMessage(this.matches.length ? null : `No symbol matches “${text}”.`);
     }

@@ -2,10 +2,14 @@
 import { URLExt } from '@jupyterlab/coreutils';
 import { ServerConnection } from '@jupyterlab/services';
 
+import { retryDelay } from './view';
+
 export interface ApiResponse<T> {
   status: number;
   body: T;
   text: string;
+  /** Seconds the server asks to wait before retrying (503 while indexing). */
+  retryAfter: number | null;
 }
 
 /** GET codetrace/api/<route>?<params>; not-found answers (404) come back as data, not errors. */
@@ -28,5 +32,35 @@ export async function requestAPI<T>(
   if (response.status >= 500 && response.status !== 503) {
     throw new ServerConnection.ResponseError(response, body?.message ?? text);
   }
-  return { status: response.status, body, text };
+  const retryAfter = Number(response.headers.get('Retry-After')) || null;
+  return { status: response.status, body, text, retryAfter };
+}
+
+export interface WaitOptions {
+  /** Told before each wait, with the 503 answer (its `progress` says how far indexing is). */
+  onWait?: (body: any, delay: number) => void;
+  /** Stop retrying (and return the 503) once the answer is no longer wanted. */
+  isCurrent?: () => boolean;
+}
+
+const MAX_ATTEMPTS = 60; // about ten minutes at the longest delay
+
+/** requestAPI, asked again with backoff while the project is still being indexed (503). */
+export async function requestWhenIndexed<T>(
+  route: string,
+  params: Record<string, string | number | boolean | undefined> = {},
+  options: WaitOptions = {}
+): Promise<ApiResponse<T>> {
+  for (let attempt = 0; ; attempt++) {
+    const response = await requestAPI<T>(route, params);
+    if (response.status !== 503 || attempt >= MAX_ATTEMPTS || (options.isCurrent && !options.isCurrent())) {
+      return response;
+    }
+    const delay = retryDelay(attempt, response.retryAfter);
+    options.onWait?.(response.body, delay);
+    await new Promise(resolve => window.setTimeout(resolve, delay));
+    if (options.isCurrent && !options.isCurrent()) {
+      return response;
+    }
+  }
 }

@@ -79,3 +79,49 @@ export function exactMatch<T extends { name: string; container?: string | null }
   const exact = matches.filter(match => matchSymbol(match) === wanted);
   return exact.length === 1 ? exact[0] : null;
 }
+
+/** What each not-found or error status means, in words for people (the code stays in a tooltip). */
+const STATUS_TITLES: Record<string, string> = {
+  file_not_indexed: 'This file is not indexed',
+  reference_not_found: 'No name to trace here',
+  symbol_not_found: 'No symbol by that name',
+  unresolved: 'Could not follow this name to its definition',
+  builtin: 'A built-in of the language',
+  no_path: 'No path connects these symbols',
+  same_symbol: 'That is the same symbol',
+  invalid_request: 'The request could not be answered',
+  forbidden: 'Outside the project',
+  indexing: 'Still indexing the project',
+  error: 'Something went wrong'
+};
+
+export function statusTitle(status: string): string {
+  return STATUS_TITLES[status] ?? status.replace(/_/g, ' ');
+}
+
+/** How suggestions read for each status: names on the line are not "did you mean" guesses. */
+export function suggestionsTitle(status: string): string {
+  if (status === 'reference_not_found') {
+    return 'Names on this line:';
+  }
+  if (status === 'file_not_indexed' || status === 'unresolved') {
+    return 'Found elsewhere:';
+  }
+  return 'Did you mean:';
+}
+
+/**
+ * Milliseconds to wait before asking again while the project is indexed: the server's
+ * Retry-After (default half a second), doubled at each attempt, at most ten seconds.
+ */
+export function retryDelay(attempt: number, retryAfterSeconds?: number | null): number {
+  const base = retryAfterSeconds && retryAfterSeconds > 0 ? retryAfterSeconds * 1000 : 500;
+  return Math.min(base * 2 ** attempt, 10_000);
+}
+
+/** "Still indexing the project (3 of 17 files); searching again in 2 s…" */
+export function waitingMessage(body: any, delay: number, doing = 'searching'): string {
+  const progress = body?.progress;
+  const files = progress?.total ? ` (${progress.done ?? 0} of ${progress.total} files)` : '';
+  return `Still indexing the project${files}; ${doing} again in ${Math.max(1, Math.round(delay / 1000))} s…`;
+}

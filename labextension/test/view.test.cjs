@@ -1,7 +1,7 @@
 // Unit tests of the panel's view logic (src/view.ts, compiled to build-test/ by `jlpm test`).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { describeLocation, groupByFile, matchSymbol, wordAt, exactMatch } = require('../build-test/view.js');
+const { describeLocation, groupByFile, matchSymbol, wordAt, exactMatch, statusTitle, suggestionsTitle, retryDelay, waitingMessage } = require('../build-test/view.js');
 
 test('describeLocation reads file:line', () => {
   assert.equal(describeLocation({ file: 'a/b.py', line: 3 }), 'a/b.py:3');
@@ -58,4 +58,30 @@ test('exactMatch takes only a unique exact name, never the closest fuzzy match',
   assert.equal(exactMatch(matches, ' pricing.round_money ').file, 'pricing.hpp');
   assert.equal(exactMatch(matches, 'pricing.total'), null); // two files: the user picks
   assert.equal(exactMatch(matches, 'round_'), null);
+});
+
+test('statusTitle words every status for people', () => {
+  assert.equal(statusTitle('file_not_indexed'), 'This file is not indexed');
+  assert.equal(statusTitle('some_new_status'), 'some new status');
+  for (const status of ['file_not_indexed', 'reference_not_found', 'symbol_not_found', 'unresolved', 'builtin',
+    'no_path', 'same_symbol']) {
+    assert.ok(!statusTitle(status).includes('_'), status);
+  }
+});
+
+test('suggestionsTitle does not call the names on a line guesses', () => {
+  assert.equal(suggestionsTitle('reference_not_found'), 'Names on this line:');
+  assert.equal(suggestionsTitle('symbol_not_found'), 'Did you mean:');
+});
+
+test('retryDelay backs off from Retry-After up to ten seconds', () => {
+  assert.deepEqual([0, 1, 2, 3].map(a => retryDelay(a, 2)), [2000, 4000, 8000, 10000]);
+  assert.equal(retryDelay(0), 500);
+  assert.equal(retryDelay(10, null), 10000);
+});
+
+test('waitingMessage says how far indexing is and when the panel asks again', () => {
+  assert.equal(waitingMessage({ progress: { done: 3, total: 17 } }, 2000),
+    'Still indexing the project (3 of 17 files); searching again in 2 s…');
+  assert.equal(waitingMessage({}, 400, 'tracing'), 'Still indexing the project; tracing again in 1 s…');
 });

@@ -239,7 +239,10 @@ def step_not_found_shows_clickable_suggestions(page):
     page.keyboard.press("Control+Shift+Y")
     alert = page.locator(".jp-CodeTrace-notfound")
     alert.wait_for(timeout=20_000)
-    assert "reference_not_found" in alert.inner_text()
+    # Words for people, not the status code (that stays in the tooltip and data-status).
+    assert alert.get_attribute("data-status") == "reference_not_found"
+    assert "No name to trace here" in alert.inner_text() and "reference_not_found" not in alert.inner_text()
+    assert "Names on this line:" in page.locator(".jp-CodeTrace-view").inner_text()
     suggestions = page.locator(".jp-CodeTrace-suggestion")
     assert suggestions.count() >= 1
     suggestions.filter(has_text="stocked_service").first.click()
@@ -286,13 +289,39 @@ def step_hide_tests_knows_test_folders_and_holds_between_symbols(page):
     _shot(page, "08-hide-tests")
 
 
+def step_a_search_while_indexing_asks_again_by_itself(page):
+    # The server answers 503 + Retry-After while it indexes: the first search gets one here.
+    answered = []
+
+    def indexing_once(route):
+        if answered:
+            route.continue_()
+            return
+        answered.append(route.request.url)
+        route.fulfill(status=503, headers={"Retry-After": "1"}, content_type="application/json",
+                      body='{"status": "indexing", "message": "retry shortly", "progress": {"done": 3, "total": 17}}')
+
+    page.route("**/codetrace/api/symbols?*", indexing_once)
+    try:
+        _open_panel(page)
+        page.locator(".jp-CodeTrace-search").fill("warn_low_stock")
+        page.wait_for_selector(".jp-CodeTrace-results:has-text('Still indexing the project (3 of 17 files)')",
+                               timeout=5_000)
+        # No key pressed again: the panel retries and the match shows up.
+        page.wait_for_selector(".jp-CodeTrace-results .jp-CodeTrace-match:has-text('warn_low_stock')", timeout=10_000)
+        assert len(answered) == 1
+    finally:
+        page.unroute("**/codetrace/api/symbols?*")
+
+
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_name_expands_and_its_link_opens,
          step_a_reference_opens_the_editor_at_its_line,
          step_the_shortcut_opens_the_panel_from_the_editor, step_a_second_pick_after_a_tall_card,
          step_paths_diagram, step_the_panel_fits_its_width_takes_focus_and_speaks_aria,
          step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
          step_the_context_menu_traces_the_right_clicked_word_not_the_caret,
-         step_hide_tests_knows_test_folders_and_holds_between_symbols]
+         step_hide_tests_knows_test_folders_and_holds_between_symbols,
+         step_a_search_while_indexing_asks_again_by_itself]
 
 
 def main() -> int:
