@@ -8,7 +8,8 @@ reference *i*, ``("n", i)`` a ``new`` of reference *i*, ``("b",)`` a literal of 
 ``("e", t, …)`` a literal container of those items, ``("s", t)`` an item of ``t`` (`t[k]`),
 ``("i", k)`` the result of indirect call *k* (``FileFacts.indirect_calls``: `f()()`),
 ``("p", call, k)`` what parameter *k* of the called function takes (an object literal argument),
-``("x",)`` an object literal of no known type, ``("k", key, t, …)`` a literal dict (keys are
+``("x",)`` an object literal of no known type, ``("d", i)`` definition *i* itself (the
+function a decorator is called with), ``("k", key, t, …)`` a literal dict (keys are
 ints or double-quoted strings, None when not literal), ``("s", t, key)`` the item of ``t`` at
 a literal position or key (`t[0]`, `t["a"]`, a destructured `a, b = t`).
 """
@@ -55,6 +56,7 @@ class Definition:
     implements: tuple[Token, ...] = ()
     qualifier: Token = None     # the type an out-of-line member belongs to (C++ `Foo::`, Go receiver, Rust impl)
     returned: tuple[Token, ...] = ()   # what its `return` statements give (value flow of functions)
+    yielded: tuple[Token, ...] = ()    # what a generator yields: the items of what calling it gives
     alternatives: tuple[Token, ...] = ()   # a union type alias's members (`type R = A | B`): where its members are
     type_arguments: tuple[Token, ...] = ()  # `extends Base<A, B>`: A, B (instances of what they name)
     type_parameters: tuple[int, ...] = ()   # its own type parameters, in order (definition indices)
@@ -131,6 +133,7 @@ class FileFacts:
     indirect_calls: list[tuple] = field(default_factory=list)  # (callee token, line, column, container)
     call_arguments: list[tuple] = field(default_factory=list)  # (callee reference, ((keyword, token, splat), ...))
     item_writes: list[tuple] = field(default_factory=list)  # (container token, key, value token, spread): `d[k] = v`
+    iterations: list[tuple] = field(default_factory=list)   # (iterated token, line, container): `for x in it`
 
     # ---- compact storage: rows of plain tuples (pickles small and fast) -------------------
     def to_rows(self) -> tuple:
@@ -140,18 +143,19 @@ class FileFacts:
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
-            self.indirect_calls, self.call_arguments, self.item_writes,
+            self.indirect_calls, self.call_arguments, self.item_writes, self.iterations,
         )
 
     @classmethod
     def from_rows(cls, rows: tuple) -> "FileFacts":
         (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
-         warnings, cells, indirect, arguments, item_writes) = rows
+         warnings, cells, indirect, arguments, item_writes, iterations) = rows
         return cls(
             path, language,
             [Definition(*r) for r in defs], [Reference(*r) for r in refs],
             [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
             all_names, line_count, has_errors, warnings, cells, indirect, arguments, item_writes,
+            iterations,
         )
 
     def names(self) -> tuple[set[str], set[str]]:

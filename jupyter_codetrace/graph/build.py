@@ -281,7 +281,7 @@ def _token_name(refs, token) -> tuple:
             out.append((token[0], len(token) - 1))
             stack.extend(reversed(token[1:]))
         elif not isinstance(token, tuple) or len(token) != 2 or not isinstance(token[1], int) \
-                or token[0] == "i" or not 0 <= token[1] < len(refs):
+                or token[0] in ("i", "d") or not 0 <= token[1] < len(refs):
             out.append((token,))
         else:
             ref = refs[token[1]]
@@ -309,7 +309,8 @@ def _interface(resolver: Resolver, path: str) -> int:
     parts = [facts.all_names, facts.language]
     for d in facts.definitions:
         parts.append((d.name, d.kind, d.container, d.scope >= 0, d.type, d.returns, d.exported, d.declaration,
-                      d.decorators, _token_name(refs, d.value), tuple(_token_name(refs, t) for t in d.returned),
+                      d.decorators, _token_name(refs, d.value),
+                      tuple(_token_name(refs, t) for t in d.returned + d.yielded),
                       tuple(_token_name(refs, t) for t in d.extends + d.implements + d.alternatives)))
     parts += [(i.module, i.kind, i.name, i.local, i.scope == 0) for i in facts.imports]
     parts += [(e.kind, e.name, e.exported_as, e.module, _token_name(refs, e.value)) for e in facts.exports]
@@ -376,6 +377,8 @@ class _FileEdges:
                     skipped.add(ref.name)
         self._indirect_calls(defs)
         self._calls_through_builtins(defs)
+        for token, line, container in self.view.facts.iterations:  # `for x in it`: it.__iter__() …
+            self._inferred_calls(self.table.owner(defs, container), self.flow.iteration(self.table.path, token), line)
         # Should one of these names become a function or class somewhere, redo this file.
         self.resolver._read[-1].update(f"*name:{name}" for name in skipped)
         for i, d in enumerate(defs):

@@ -82,6 +82,7 @@ class _Extraction:
         all_names: list[str] | None = None
         self._wrappers: dict[tuple[int, int], tuple[str, tuple, tuple]] = {}   # how, inner nodes, key nodes
         item_writes: list[dict] = []
+        flows: list[tuple] = []   # ("iterated" | "yielded", node)
         self._argument_lists: dict | None = None
         self._arguments: dict = {}
         self._declared: dict[tuple[int, int], object] = {}
@@ -154,6 +155,9 @@ class _Extraction:
                 item_writes.append(caps)
             elif category == "returned":
                 returned.extend(caps["returned"])
+            elif category == "flow":
+                for key, nodes in caps.items():
+                    flows.extend((key, n) for n in nodes)
             elif category == "import":
                 imports.append(caps)
                 node = caps["import"][0]
@@ -297,6 +301,16 @@ class _Extraction:
             if container is not None and value is not None and value != ("b",):
                 key = self._literal_key(caps["item.key"][0]) if "item.key" in caps else None
                 self.facts.item_writes.append((container, key, value, "item.spread" in caps))
+        for key, node in flows:
+            token = self._token(node)
+            if token is None or token[0] == "b":
+                continue
+            scope = self._innermost_scope(node.start_byte)
+            owner = self._container_of(scope)
+            if key == "iterated" and self.spec.iteration_methods:
+                self.facts.iterations.append((token, self.point(node)[0], owner))
+            elif key == "yielded" and owner >= 0:
+                defs[owner].yielded += (token,)
         for node in returned:
             scope = self._innermost_scope(node.start_byte)
             owner = self._container_of(scope)
@@ -304,7 +318,16 @@ class _Extraction:
             if owner >= 0 and token is not None and token[0] != "b":
                 defs[owner].returned += (token,)
         defined_at = None
-        for d, raw in zip(defs, self._raw_definitions):
+        for i, (d, raw) in enumerate(zip(defs, self._raw_definitions)):
+            # `@outer @inner def f`: inner is called with f, outer with what inner gives
+            passed = ("d", i)
+            for node in reversed(raw.get("decorator_nodes", ())):
+                token = self._call_map.get((node.start_byte, node.end_byte))
+                if token is None:
+                    break
+                if token[0] == "c":
+                    self.facts.call_arguments.append((token[1], ((None, passed, False),)))
+                passed = token
             if raw.get("type_arguments") is not None:
                 d.type_arguments = tuple(self._first_type_name(n) for n in raw["type_arguments"].named_children
                                          if not n.is_extra)
@@ -401,6 +424,7 @@ class _Extraction:
             d.modifiers = tuple(dict.fromkeys(self.text(n) for n in owned["modifier"].get(span, ())))
             decorators = owned["decorator"].get(span, ())
             d.decorators = tuple(self.text(n).lstrip("@").strip() for n in decorators)
+            raw["decorator_nodes"] = decorators
             if decorators:  # the code shown starts at the first decorator
                 d.start_line = min(d.start_line, min(n.start_point[0] for n in decorators) + 1)
             if any(dec.split("(")[0].rsplit(".", 1)[-1] == "overload" for dec in d.decorators):
@@ -794,6 +818,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("declare", next(iter(names & {"declare.global", "declare.nonlocal"}))))
         elif "returned" in names:
             plan.append(("returned", None))
+        elif names & {"iterated", "yielded"}:
+            plan.append(("flow", None))
         elif "expression.wrapper" in names:
             plan.append(("wrapper", None))
         elif "type.region" in names:

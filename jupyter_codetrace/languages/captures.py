@@ -100,6 +100,8 @@ CAPTURES: dict[str, str] = {
     "item.key": "the literal key it is added at (`d[\"k\"] = v`)",
     "item.value": "the value added",
     "item.spread": "the value's own items are added (`xs.extend([…])`, `d.update({…})`)",
+    "iterated": "what a loop iterates (`for x in ITERATED`): the loop calls its iteration methods (LanguageSpec.iteration_methods)",
+    "yielded": "an expression a generator yields: the items of what calling it gives",
     "returned": "an expression a `return` statement gives (value flow of functions)",
     "type.region": "a type annotation node: references inside it are type references",
     "ignore": "an identifier that names nothing (a keyword argument's name)",

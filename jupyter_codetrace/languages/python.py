@@ -80,6 +80,7 @@ SPEC = LanguageSpec(
     super_names=frozenset({"super"}),
     constructor_names=frozenset({"__init__"}),
     assignment_defines_annotated_member=True,
+    iteration_methods=("__iter__", "__next__"),
     calling_builtins={"map": {0}, "filter": {0}, "sorted": {"key"}, "min": {"key"}, "max": {"key"},
                       "reduce": {0}, "apply": {0}},
     class_scope_encloses=False,

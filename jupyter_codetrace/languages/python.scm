@@ -125,6 +125,11 @@
 (call function: (_) @call.callee arguments: (_)? @call.arguments) @call
 ; `@dec` calls dec with the function below it (`@dec(…)` is a call already)
 (decorator [(identifier) (attribute)] @call.callee) @call
+; `@make(…)` calls what make(…) gives with the function below it
+(decorator (call) @call.callee) @call
+; `raise Error` makes an Error (a bare class name: Python instantiates it)
+((raise_statement . [(identifier) (attribute)] @call.callee) @call
+ (#match? @call.callee "^([A-Za-z_][A-Za-z0-9_]*\\.)*[A-Z][A-Za-z0-9_]*$"))
 
 ; ---------------------------------------------------------------- Imports
 
@@ -174,6 +179,11 @@
 (return_statement (dictionary (pair key: (_) @expression.key value: (_) @expression.items)+) @expression.wrapper)
 (argument_list (dictionary (pair key: (_) @expression.key value: (_) @expression.items)+) @expression.wrapper)
 (pair value: (dictionary (pair key: (_) @expression.key value: (_) @expression.items)+) @expression.wrapper)
+
+; What loops iterate (the iteration protocol's calls) and what generators yield.
+(for_statement right: (_) @iterated)
+(for_in_clause right: (_) @iterated)
+(yield [(identifier) (attribute) (call) (lambda) (subscript)] @yielded)
 
 ; Items added to a container after it is made: `d[k] = v`, `xs.append(v)`, `d.update({…})`.
 (assignment left: (subscript value: (_) @item.container subscript: (_) @item.key .) right: (_) @item.value) @item.write

@@ -70,6 +70,9 @@ class LanguageSpec:
     # Built-ins that call a function they are given, by position or keyword (Python `map(f, xs)`,
     # `sorted(xs, key=f)`): the call graph has the call (inferred).
     calling_builtins: dict = field(default_factory=dict, compare=False, hash=False)
+    # Methods a loop calls on what it iterates, in order (Python: `for x in c` calls
+    # `c.__iter__()`, then `__next__` of what that gives); their edges are inferred.
+    iteration_methods: tuple[str, ...] = ()
     # Python: `x: int` in a class body only annotates; `self.x = …` in a method defines x.
     assignment_defines_annotated_member: bool = False
     top_level_is_exported: bool = False         # Python: every top-level binding is importable

@@ -63,6 +63,8 @@ class ValueFlow:
             target = self._resolved(path, token[1])
             if target is not None:
                 found = self.held_by(target, depth + 1)
+        elif kind == "d":
+            found = self.held_by(Symbol(path, token[1]), depth + 1)
         elif kind in ("c", "n"):
             target = self._resolved(path, token[1])
             if target is not None and kind == "c":
@@ -183,11 +185,12 @@ class ValueFlow:
             inner_key = token[2] if len(token) > 2 else None
             for item_path, item in self.items(path, token[1], depth + 1, inner_key):
                 found += self.items(item_path, item, depth + 1, key)
-        elif kind == "c":  # what the called function returns
+        elif kind == "c":  # what the called function returns; a generator: what it yields
             target = self._resolved(path, token[1])
             for function in self.held_by(target, depth + 1) if target is not None else ():
                 d = self.resolver.definition(function)
                 if d is not None and d.kind in _CALLABLE_KINDS:
+                    found += [(function.path, t) for t in d.yielded]
                     for returned in d.returned:
                         found += self.items(function.path, returned, depth + 1, key)
         elif kind == "r":
@@ -205,7 +208,46 @@ class ValueFlow:
                     if value is not None and value.value is not None:
                         found += self.items(assignment.path, value.value, depth + 1, key)
                 found += self._added_items(group, depth, key)
+        if not found and kind in ("r", "c", "n"):  # an object that iterates itself: what `__next__` gives
+            methods = self.iteration(path, token, depth + 1)
+            if methods:
+                last = self.resolver.definition(methods[-1])
+                found = [(methods[-1].path, t) for t in last.returned] if last is not None else []
         return found[:4 * MAX_VALUES]
+
+    def iteration(self, path: str, token, depth: int = 0) -> list[Symbol]:
+        """The methods a loop over this value calls (``LanguageSpec.iteration_methods``: Python's
+        `__iter__`, then `__next__` of what it gives — the object itself unless it says)."""
+        view = self.resolver.view(path)
+        names = view.spec.iteration_methods if view else ()
+        if depth > _MAX_DEPTH:
+            return []
+        typed = self.resolver.infer(path, token) if names else None
+        if typed is None and names and token[0] == "r":  # a parameter: what its callers pass
+            target = self._resolved(path, token[1])
+            d = self.resolver.definition(target) if target is not None else None
+            if d is not None and d.kind == "parameter":
+                found: list[Symbol] = []
+                for argument_path, argument in self.arguments(target):
+                    if argument[0] != "r" or self._resolved(argument_path, argument[1]) != target:
+                        _extend(found, self.iteration(argument_path, argument, depth + 1))
+                return found
+        if typed is None or typed.kind != "instance" or typed.symbol is None:
+            return []
+        found: list[Symbol] = []
+        cls = typed.symbol
+        for name in names:
+            method = self.resolver.class_member(cls, name)
+            d = self.resolver.definition(method) if method is not None else None
+            if d is None or d.kind not in _CALLABLE_KINDS:
+                break
+            found.append(method)
+            for returned in d.returned[:4]:
+                gives = self.resolver.infer(method.path, returned)
+                if gives is not None and gives.kind == "instance" and gives.symbol is not None:
+                    cls = gives.symbol
+                    break
+        return found
 
     def _added_items(self, group: list[Symbol], depth: int, key) -> list[tuple[str, tuple]]:
         """Items added to a variable's container after it is made, in the files it is assigned in."""

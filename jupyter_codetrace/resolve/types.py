@@ -71,7 +71,7 @@ class TypeInference:
         if token[0] == "p":  # an argument without a value of its own: the parameter's declared type
             parameter = self.parameter_at(path, token[1], token[2])
             return self.type_of_definition(parameter, depth + 1) if parameter is not None else None
-        if token[0] in ("e", "k", "i", "x"):
+        if token[0] in ("e", "k", "i", "x", "d"):
             return InferredType("builtin") if token[0] in ("e", "k") else None  # a literal container; value flow's
         if token[0] == "o":  # `a or b`: the first alternative whose type is known
             for alternative in token[1:]:
