@@ -340,6 +340,11 @@ class _Extraction:
                     if p is not None and p.start_byte in defined_at)
             if raw.get("value") is not None:
                 d.value = self._token(raw["value"])
+            elif d.kind == "parameter" and raw.get("default") is not None:
+                # `def f(a=handler)`, `def f(out=Console())`: what the parameter holds unless given
+                default = self._token(raw["default"], positions=False)
+                if default is not None and default[0] in ("r", "c", "n"):
+                    d.value = default
             for field, kind in (("item", "s"), ("entered", "w")):  # `for x in xs`, `with cm as x`
                 if raw.get(field) is not None:
                     token = self._token(raw[field])

@@ -81,6 +81,7 @@ SPEC = LanguageSpec(
     constructor_names=frozenset({"__init__"}),
     assignment_defines_annotated_member=True,
     iteration_methods=("__iter__", "__next__"),
+    infer_parameters_from_calls=True,
     calling_builtins={"map": {0}, "filter": {0}, "sorted": {"key"}, "min": {"key"}, "max": {"key"},
                       "reduce": {0}, "apply": {0}},
     class_scope_encloses=False,

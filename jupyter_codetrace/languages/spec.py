@@ -70,6 +70,8 @@ class LanguageSpec:
     # Built-ins that call a function they are given, by position or keyword (Python `map(f, xs)`,
     # `sorted(xs, key=f)`): the call graph has the call (inferred).
     calling_builtins: dict = field(default_factory=dict, compare=False, hash=False)
+    # An unannotated parameter has the type its callers pass, when they agree (Python, as Jedi).
+    infer_parameters_from_calls: bool = False
     # Methods a loop calls on what it iterates, in order (Python: `for x in c` calls
     # `c.__iter__()`, then `__next__` of what that gives); their edges are inferred.
     iteration_methods: tuple[str, ...] = ()

@@ -36,7 +36,9 @@ class ValueFlow:
         if d.kind in _CALLABLE_KINDS or d.kind in CLASS_KINDS:
             return [symbol]
         if d.kind == "parameter":
-            return self.passed_to(symbol, depth + 1)
+            found = self.values(symbol.path, d.value, depth + 1) if d.value is not None else []
+            _extend(found, self.passed_to(symbol, depth + 1))
+            return found
         if d.kind not in _HOLDER_KINDS:
             return []
         found: list[Symbol] = []
@@ -128,10 +130,15 @@ class ValueFlow:
                     continue
                 refs = caller.facts.references
                 for ref_index, passed in caller.facts.call_arguments:
-                    if refs[ref_index].name != name:
-                        continue
                     token = _argument(passed, d.name, position)
                     if token is None:
+                        continue
+                    if refs[ref_index].name != name:
+                        # `alias = f; alias(x)`: a variable or parameter holding the function,
+                        # in a file that names it (where its value can come from)
+                        if refs[ref_index].name not in names and self._holds(path, ref_index, function) \
+                                and (path, token) not in found and len(found) < MAX_VALUES:
+                            found.append((path, token))
                         continue
                     called = self._resolved(path, ref_index)
                     if called is None or (called != function and resolver.definition(called) is not None
@@ -142,6 +149,13 @@ class ValueFlow:
                     if (path, token) not in found and len(found) < MAX_VALUES:
                         found.append((path, token))
         return found
+
+    def _holds(self, path: str, ref_index: int, function: Symbol) -> bool:
+        target = self._resolved(path, ref_index)
+        d = self.resolver.definition(target) if target is not None else None
+        if d is None or not (d.kind in _HOLDER_KINDS or d.kind == "parameter"):
+            return False
+        return function in self.held_by(target, 1)
 
     def _constructor_of(self, cls: Symbol) -> Symbol | None:
         view = self.resolver.view(cls.path)
@@ -203,11 +217,13 @@ class ValueFlow:
                     found += self.items(argument_path, argument, depth + 1, key)
             elif d.kind in _HOLDER_KINDS:
                 group = self.resolver.variable_group(target)
-                for assignment in group:
-                    value = self.resolver.definition(assignment)
-                    if value is not None and value.value is not None:
-                        found += self.items(assignment.path, value.value, depth + 1, key)
-                found += self._added_items(group, depth, key)
+                added, replaced = self._added_items(group, depth, key)
+                if not replaced:
+                    for assignment in group:
+                        value = self.resolver.definition(assignment)
+                        if value is not None and value.value is not None:
+                            found += self.items(assignment.path, value.value, depth + 1, key)
+                found += added
         if not found and kind in ("r", "c", "n"):  # an object that iterates itself: what `__next__` gives
             methods = self.iteration(path, token, depth + 1)
             if methods:
@@ -249,19 +265,26 @@ class ValueFlow:
                     break
         return found
 
-    def _added_items(self, group: list[Symbol], depth: int, key) -> list[tuple[str, tuple]]:
-        """Items added to a variable's container after it is made, in the files it is assigned in."""
+    def _added_items(self, group: list[Symbol], depth: int, key) -> tuple[list[tuple[str, tuple]], bool]:
+        """Items added to a variable's container after it is made, in the files it is assigned
+        in; and whether one was written at exactly ``key`` (`d["a"] = g` after `d = {"a": f}`:
+        the write replaces the literal's item there, as PyCG's benchmark expects)."""
         found: list[tuple[str, tuple]] = []
+        replaced = False
         for path in dict.fromkeys(s.path for s in group):
             view = self.resolver.view(path)
             for container, at, value, spread in view.facts.item_writes if view else ():
                 if container[0] != "r" or self._resolved(path, container[1]) not in group:
                     continue
                 if spread:
-                    found += self.items(path, value, depth + 1, key)
+                    more = self.items(path, value, depth + 1, key)
+                    replaced = replaced or (key is not None and bool(more) and value[0] == "k"
+                                            and literal_item(value, key) is not None)
+                    found += more
                 elif key is None or at is None or at == key:
                     found.append((path, value))
-        return found
+                    replaced = replaced or (key is not None and at == key)
+        return found, replaced
 
     def _resolved(self, path: str, ref_index: int) -> Symbol | None:
         resolution = self.resolver.resolve_reference(path, ref_index)

@@ -12,6 +12,8 @@ from .base import CLASS_KINDS, _VALUE_KINDS, _CALLABLE_KINDS, _MAX_DEPTH, Symbol
 
 __all__ = ["TypeInference", "literal_item"]
 
+_MAX_CALLER_FILES = 40   # files using a function's name, beyond which its callers are not read for types
+
 
 def literal_item(container, key):
     """The item of a literal list / tuple (``("e", …)``) at an int position, or of a literal
@@ -251,7 +253,33 @@ class TypeInference:
             return self.type_of_annotation(symbol, d.returns_span, d.returns, depth + 1)
         if d.value is not None:
             return self.infer(symbol.path, d.value, depth + 1)
+        if d.kind == "parameter" and view.spec.infer_parameters_from_calls:
+            return self._type_from_callers(symbol, depth)
         return None
+
+    def _type_from_callers(self, parameter: Symbol, depth: int) -> InferredType | None:
+        """An unannotated parameter is what its callers pass, when they all pass instances of
+        one class (Jedi's "dynamic parameters"); a name called from too many files is left
+        unknown rather than scanned."""
+        d = self.definition(parameter)
+        owner = self.definition(Symbol(parameter.path, d.container)) if d.container >= 0 else None
+        if owner is None or owner.kind not in ("function", "constructor"):
+            return None
+        name = owner.name
+        if owner.kind == "constructor":
+            cls = self.enclosing_class(parameter.path, owner.container)
+            name = self.definition(cls).name if cls is not None else name
+        if len(self.index.used_in.get(name, ())) > _MAX_CALLER_FILES:
+            return None
+        from .flow import ValueFlow  # flow builds on this module
+        found = None
+        for path, token in ValueFlow(self).arguments(parameter):
+            typed = self.infer(path, token, depth + 1)
+            if typed is None or typed.kind != "instance" or typed.symbol is None \
+                    or (found is not None and found.symbol != typed.symbol):
+                return None
+            found = typed
+        return found
 
     def type_of_annotation(self, symbol: Symbol, span: tuple[int, int], text: str | None, depth: int) -> InferredType | None:
         view = self.view(symbol.path)
