@@ -12,6 +12,8 @@ Only this package imports tornado and jupyter_server (ARCHITECTURE.md, habit 12)
 
 from __future__ import annotations
 
+import os
+
 from traitlets import Bool, Int, List, Unicode
 from traitlets.config import Configurable
 
@@ -31,11 +33,22 @@ class Codetrace(Configurable):
     query_threads = Int(4, help="Threads that run queries off the event loop.").tag(config=True)
 
 
+def _contents_path(root: str, root_dir: str) -> str | None:
+    """``root`` as a path of the server's contents ('' when it is root_dir, None outside it)."""
+    relative = os.path.relpath(os.path.realpath(root), os.path.realpath(root_dir))
+    if relative == os.curdir:
+        return ""
+    if relative == os.pardir or relative.startswith(os.pardir + os.sep) or os.path.isabs(relative):
+        return None
+    return relative.replace(os.sep, "/")
+
+
 def load_extension(serverapp) -> ProjectRegistry:
     settings = Codetrace(parent=serverapp)
     root = settings.root or serverapp.root_dir
     registry = ProjectRegistry(root, max_file_size=settings.max_file_size, exclude=settings.exclude,
-                               workers=settings.query_threads, log=serverapp.log)
+                               workers=settings.query_threads, log=serverapp.log,
+                               contents_path=_contents_path(root, serverapp.root_dir))
     web_app = serverapp.web_app
     web_app.add_handlers(".*$", route_handlers(web_app.settings["base_url"], registry))
     web_app.settings["codetrace_registry"] = registry

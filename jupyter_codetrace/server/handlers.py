@@ -224,6 +224,7 @@ class StatusHandler(_Base):
     async def get(self):
         data = self.registry.state.to_dict()
         data["root"] = "."  # paths in answers are relative to it; the absolute root is not disclosed
+        data["contents_path"] = self.registry.contents_path  # where that is in JupyterLab's file tree
         self.finish(json.dumps(data))
 
 

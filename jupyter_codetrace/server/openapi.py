@@ -46,6 +46,8 @@ def _components() -> dict:
         "total": {"type": "integer", "minimum": 0}, "current": {"type": ["string", "null"]},
         "started": {"type": ["number", "null"]}, "finished": {"type": ["number", "null"]},
         "error": {"type": ["string", "null"]}, "runs": {"type": "integer"}, "root": {"type": "string"},
+        "contents_path": {"type": ["string", "null"],
+                          "description": "The root as a path of the server's contents ('' = root_dir, null = outside)"},
         "files": {"type": ["integer", "null"]}, "languages": {"type": ["object", "null"]},
         "skipped": {"type": ["array", "null"]}, "warnings": {"type": ["array", "null"]},
         "syntax_errors": {"type": ["array", "null"]}, "seconds": {"type": ["number", "null"]},

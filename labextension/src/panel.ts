@@ -12,10 +12,12 @@ import {
   Location,
   describeLocation,
   exactMatch,
+  fromContentsPath,
   groupByFile,
   matchSymbol,
   statusTitle,
   suggestionsTitle,
+  toContentsPath,
   waitingMessage
 } from './view';
 import { Definition, Graph, Trace } from './types';
@@ -64,6 +66,8 @@ export class CodeTracePanel extends Widget {
   private status: HTMLDivElement;
   private hideTests = readFlag(HIDE_TESTS_KEY);
   private shown = 0; // which showSymbol/showDefinitionAt call the view belongs to
+  private contentsPath: string | null = ''; // the traced root in JupyterLab's file tree
+  private statusReady: Promise<void>;
 
   constructor(private open: Opener) {
     super();
@@ -97,13 +101,14 @@ export class CodeTracePanel extends Widget {
     this.announce = el('div', { class: 'jp-CodeTrace-sr-only', 'aria-live': 'polite' });
     this.view = el('div', { class: 'jp-CodeTrace-view', 'aria-label': 'Symbol view' });
     this.node.append(this.status, this.searchInput, this.announce, this.results, this.view);
-    void this.refreshStatus();
+    this.statusReady = this.refreshStatus();
   }
 
   /** Index status: a progress bar while indexing, counts when done, errors visible. */
   async refreshStatus(): Promise<void> {
     try {
       const { body } = await requestAPI<any>('status');
+      this.contentsPath = body.contents_path ?? null;
       this.status.replaceChildren();
       if (body.state === 'indexing' || body.state === 'idle') {
         const bar = el('progress', { max: String(body.total || 1), value: String(body.done || 0) });
@@ -115,11 +120,17 @@ export class CodeTracePanel extends Widget {
         const languages = Object.entries(body.languages ?? {})
           .map(([name, count]) => `${name} ${count}`)
           .join(' · ');
-        this.status.append(`${body.files} files indexed (${languages})`);
+        const where = this.contentsPath ? ` in ${this.contentsPath}/` : '';
+        this.status.append(`${body.files} files indexed${where} (${languages})`);
       }
     } catch (error) {
       this.status.textContent = `Code Trace server extension unavailable: ${error}`;
     }
+  }
+
+  /** Open a result's location: its file is relative to the traced root, not to JupyterLab's. */
+  private openAt(location: Location): void {
+    this.open({ ...location, file: toContentsPath(this.contentsPath, location.file) });
   }
 
   focusSearch(): void {
@@ -151,9 +162,19 @@ export class CodeTracePanel extends Widget {
     }
   }
 
-  /** Fill the panel from a definition found at a cursor position. */
-  async showDefinitionAt(location: Location): Promise<void> {
+  /** Fill the panel from a definition found at a cursor position (a JupyterLab path). */
+  async showDefinitionAt(where: Location): Promise<void> {
     const sequence = ++this.shown;
+    await this.statusReady;
+    const file = fromContentsPath(this.contentsPath, where.file);
+    if (file === null) {
+      this.renderNotFound({
+        status: 'file_not_indexed',
+        message: `${where.file} is outside the traced repository (${this.contentsPath}/).`
+      });
+      return;
+    }
+    const location = { ...where, file };
     const loading = el('div', { class: 'jp-CodeTrace-loading' }, `Looking up ${describeLocation(location)}…`);
     this.view.replaceChildren(loading);
     const { body } = await requestWhenIndexed<Definition & any>(
@@ -187,7 +208,7 @@ export class CodeTracePanel extends Widget {
     for (const suggestion of body.suggestions ?? []) {
       const name = suggestion.name ?? suggestion.file;
       const button = el('button', { class: 'jp-CodeTrace-suggestion jp-mod-styled' }, name);
-      button.addEventListener('click', () => void (suggestion.name ? this.search(suggestion.name) : this.open(suggestion)));
+      button.addEventListener('click', () => void (suggestion.name ? this.search(suggestion.name) : this.openAt(suggestion)));
       suggestions.append(el('li', {}, button));
     }
     this.view.replaceChildren(
@@ -207,7 +228,7 @@ export class CodeTracePanel extends Widget {
     const anchor = el('a', { class: 'jp-CodeTrace-link', href: '#', title: `Open ${describeLocation(location)}` }, label);
     anchor.addEventListener('click', event => {
       event.preventDefault();
-      this.open(location);
+      this.openAt(location);
     });
     return anchor;
   }

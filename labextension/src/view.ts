@@ -125,3 +125,19 @@ export function waitingMessage(body: any, delay: number, doing = 'searching'): s
   const files = progress?.total ? ` (${progress.done ?? 0} of ${progress.total} files)` : '';
   return `Still indexing the project${files}; ${doing} again in ${Math.max(1, Math.round(delay / 1000))} s…`;
 }
+
+/**
+ * A result's root-relative `file` as a path of JupyterLab's file tree, given where the traced
+ * root sits in it (`contentsPath`: '' for the server's root, null when outside it).
+ */
+export function toContentsPath(contentsPath: string | null, file: string): string {
+  return contentsPath ? `${contentsPath}/${file}` : file;
+}
+
+/** The reverse: a JupyterLab path as a root-relative file, or null when it is outside the root. */
+export function fromContentsPath(contentsPath: string | null, path: string): string | null {
+  if (!contentsPath) {
+    return path;
+  }
+  return path.startsWith(`${contentsPath}/`) ? path.slice(contentsPath.length + 1) : null;
+}

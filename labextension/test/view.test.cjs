@@ -1,7 +1,7 @@
 // Unit tests of the panel's view logic (src/view.ts, compiled to build-test/ by `jlpm test`).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { describeLocation, groupByFile, matchSymbol, wordAt, exactMatch, statusTitle, suggestionsTitle, retryDelay, waitingMessage } = require('../build-test/view.js');
+const { describeLocation, groupByFile, matchSymbol, wordAt, exactMatch, statusTitle, suggestionsTitle, retryDelay, waitingMessage, toContentsPath, fromContentsPath } = require('../build-test/view.js');
 
 test('describeLocation reads file:line', () => {
   assert.equal(describeLocation({ file: 'a/b.py', line: 3 }), 'a/b.py:3');
@@ -84,4 +84,14 @@ test('waitingMessage says how far indexing is and when the panel asks again', ()
   assert.equal(waitingMessage({ progress: { done: 3, total: 17 } }, 2000),
     'Still indexing the project (3 of 17 files); searching again in 2 s…');
   assert.equal(waitingMessage({}, 400, 'tracing'), 'Still indexing the project; tracing again in 1 s…');
+});
+
+test('contents paths map to and from the traced root', () => {
+  assert.equal(toContentsPath('fixtures/demo', 'inventory/cli.py'), 'fixtures/demo/inventory/cli.py');
+  assert.equal(toContentsPath('', 'inventory/cli.py'), 'inventory/cli.py');
+  assert.equal(toContentsPath(null, 'inventory/cli.py'), 'inventory/cli.py');
+  assert.equal(fromContentsPath('fixtures/demo', 'fixtures/demo/inventory/cli.py'), 'inventory/cli.py');
+  assert.equal(fromContentsPath('fixtures/demo', 'notebooks/01.ipynb'), null);
+  assert.equal(fromContentsPath('fixtures/demo', 'fixtures/demolition/a.py'), null);
+  assert.equal(fromContentsPath('', 'a/b.py'), 'a/b.py');
 });

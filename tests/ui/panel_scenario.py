@@ -8,6 +8,7 @@ jupyter plugins keep). Prints `ok STEP` per step; exits non-zero with the failur
 
 from __future__ import annotations
 
+import json
 import os
 import shutil
 import socket
@@ -314,6 +315,24 @@ def step_a_search_while_indexing_asks_again_by_itself(page):
         page.unroute("**/codetrace/api/symbols?*")
 
 
+def step_the_tutorials_are_beside_the_demo_and_outside_it_is_said(page):
+    # JupyterLab shows the checkout (tutorials one click away) while the panel traces the demo.
+    page.click('li[data-id="filebrowser"]')
+    listing = page.locator(".jp-DirListing-content")
+    listing.locator(".jp-DirListing-item", has_text="notebooks").first.dblclick()
+    listing.locator(".jp-DirListing-item", has_text="tutorial.ipynb").first.dblclick()
+    line = page.locator(".jp-Notebook .jp-Cell .cm-line", has_text="total = round_money(3)").first
+    line.wait_for(timeout=30_000)
+    page.wait_for_timeout(500)
+    _put_cursor(page, line, 10)
+    page.keyboard.press("Control+Shift+Y")
+    alert = page.locator(".jp-CodeTrace-notfound")
+    alert.wait_for(timeout=10_000)
+    assert "outside the traced repository (fixtures/demo/)" in alert.inner_text(), alert.inner_text()
+    assert "in fixtures/demo/" in page.locator(".jp-CodeTrace-status").inner_text()
+    _shot(page, "09-outside")
+
+
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_name_expands_and_its_link_opens,
          step_a_reference_opens_the_editor_at_its_line,
          step_the_shortcut_opens_the_panel_from_the_editor, step_a_second_pick_after_a_tall_card,
@@ -321,13 +340,23 @@ STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_
          step_trace_symbol_under_cursor_in_a_notebook_cell, step_not_found_shows_clickable_suggestions,
          step_the_context_menu_traces_the_right_clicked_word_not_the_caret,
          step_hide_tests_knows_test_folders_and_holds_between_symbols,
-         step_a_search_while_indexing_asks_again_by_itself]
+         step_a_search_while_indexing_asks_again_by_itself,
+         step_the_tutorials_are_beside_the_demo_and_outside_it_is_said]
 
 
 def main() -> int:
     work = Path(tempfile.mkdtemp(prefix="codetrace-e2e-"))
-    root = work / "demo"
+    # The layout `make lab` serves (scripts/lab.sh): JupyterLab on a checkout with its tutorials
+    # in notebooks/, the panel on fixtures/demo inside it.
+    checkout = work / "checkout"
+    root = checkout / "fixtures" / "demo"
     shutil.copytree(REPO / "fixtures" / "demo", root)
+    (checkout / "notebooks").mkdir()
+    (checkout / "notebooks" / "tutorial.ipynb").write_text(json.dumps({
+        "cells": [{"cell_type": "code", "execution_count": None, "id": "c1", "metadata": {}, "outputs": [],
+                   "source": ["total = round_money(3)"]}],
+        "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"}},
+        "nbformat": 4, "nbformat_minor": 5}))
     (root / "client" / "test").mkdir()
     (root / "client" / "test" / "checkout_helpers.ts").write_text(
         "import { checkout, demoClient } from '../src/checkout';\n\n"
@@ -338,7 +367,7 @@ def main() -> int:
     log = (work / "lab.log").open("wb")
     process = subprocess.Popen(
         [sys.executable, "-m", "jupyter", "lab", "--no-browser", "--allow-root", f"--port={port}",
-         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={root}",
+         "--ServerApp.ip=127.0.0.1", f"--IdentityProvider.token={token}", f"--ServerApp.root_dir={checkout}", f"--Codetrace.root={root}",
          f"--LabApp.workspaces_dir={work / 'workspaces'}", "--LabApp.news_url=None",
          "--LabApp.check_for_updates_class=jupyterlab.NeverCheckForUpdate"],
         env=env, stdout=log, stderr=subprocess.STDOUT)

@@ -25,6 +25,7 @@ STEPS = [
     "the_context_menu_traces_the_right_clicked_word_not_the_caret",
     "hide_tests_knows_test_folders_and_holds_between_symbols",
     "a_search_while_indexing_asks_again_by_itself",
+    "the_tutorials_are_beside_the_demo_and_outside_it_is_said",
 ]
 
 
