@@ -23,6 +23,10 @@ from .modules import ProjectModules
 from .scopes import ScopeLookup
 from .types import TypeInference
 
+# How many reference resolutions may wait on each other before one gives up (unresolved, not
+# cached): a bound on the Python stack, far above what written code needs.
+_MAX_NESTING = 64
+
 __all__ = ["Resolver", "Resolution", "Symbol", "CLASS_KINDS", "MEMBER_OWNER_KINDS"]
 
 
@@ -43,6 +47,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                     self._carried[path] = (previous._digests.get(path), view)
         self._digests: dict[str, str | None] = {}
         self._resolved: dict[tuple[str, int], Resolution] = {}
+        self._nesting = 0   # resolve_reference calls in progress (each may need another's answer)
         # What each resolution read: file paths, "*name:N" (a same-name lookup over the whole
         # project) and "*files" (a module or submodule that was not found). The graph uses it
         # to redo only the files whose answers a change can alter.
@@ -111,9 +116,16 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         key = (path, ref_index)
         cached = self._resolved.get(key)
         if cached is None:
+            if self._nesting >= _MAX_NESTING:
+                return Resolution("unresolved")  # not cached: a shallower query resolves it
+            self._receivers_first(path, ref_index)
             self._resolved[key] = _UNKNOWN  # a cycle through this reference resolves to nothing
-            with self.recording() as read:
-                cached = self._resolve_reference(path, ref_index, 0)
+            self._nesting += 1
+            try:
+                with self.recording() as read:
+                    cached = self._resolve_reference(path, ref_index, 0)
+            finally:
+                self._nesting -= 1
             if cached.status == "found" and cached.target is None:
                 cached = Resolution("not_found")
             self._resolved[key] = cached
@@ -121,6 +133,25 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         else:
             self._read[-1].update(self._reads.get(key, ()))
         return cached
+
+    def _receivers_first(self, path: str, ref_index: int) -> None:
+        """Resolve a long receiver chain (``a.b.c.…``, ``x.f().g().…``, ``a[0].b[0]…``: generated
+        code) innermost first, so that each link finds its receiver resolved instead of
+        recursing once per link (a RecursionError thousands of links deep)."""
+        refs = self.view(path).facts.references
+        chain, token = [], refs[ref_index].receiver
+        while isinstance(token, tuple) and len(token) == 2:
+            if token[0] in ("s", "w"):
+                token = token[1]
+            elif token[0] in ("r", "n", "c") and isinstance(token[1], int) and 0 <= token[1] < len(refs) \
+                    and (path, token[1]) not in self._resolved:
+                chain.append(token[1])
+                token = refs[token[1]].receiver
+            else:
+                break
+        if len(chain) >= _MAX_NESTING // 4:
+            for index in reversed(chain):
+                self.resolve_reference(path, index)
 
     def _resolve_reference(self, path: str, ref_index: int, depth: int) -> Resolution:
         view = self.view(path)
