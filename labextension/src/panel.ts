@@ -6,6 +6,7 @@
 import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
+import { showDiagram } from './diagram';
 import { Match, SymbolPicker } from './picker';
 import { requestAPI, requestWhenIndexed } from './request';
 import {
@@ -379,18 +380,6 @@ export class CodeTracePanel extends Widget {
     const choices = el('ul', { class: 'jp-CodeTrace-choices', 'aria-label': 'Target symbols' });
     const message = el('div', { class: 'jp-CodeTrace-meta jp-CodeTrace-paths-message', 'aria-live': 'polite' });
     const diagram = el('div', { class: 'jp-CodeTrace-diagram', tabindex: '0', 'aria-label': 'Path diagram' });
-    let scale = 1;
-    diagram.addEventListener('wheel', event => {
-      if (!event.ctrlKey) {
-        return;
-      }
-      event.preventDefault();
-      scale = Math.min(4, Math.max(0.25, scale * (event.deltaY < 0 ? 1.1 : 0.9)));
-      const svg = diagram.querySelector('svg');
-      if (svg) {
-        svg.style.transform = `scale(${scale})`;
-      }
-    });
     const draw = async (target: Match) => {
       const toSymbol = matchSymbol(target);
       input.value = toSymbol;
@@ -405,7 +394,7 @@ export class CodeTracePanel extends Widget {
       });
       message.textContent = `Paths to ${toSymbol} (${target.file}:${target.line})`;
       if (svg.status === 200) {
-        diagram.innerHTML = svg.text;
+        showDiagram(diagram, svg.text);
       } else {
         const graph = svg.body as unknown as Graph & { message?: string };
         diagram.textContent = `${statusTitle(graph.status ?? 'no_path')}. ${graph.message ?? ''}`;

@@ -141,3 +141,34 @@ export function fromContentsPath(contentsPath: string | null, path: string): str
   }
   return path.startsWith(`${contentsPath}/`) ? path.slice(contentsPath.length + 1) : null;
 }
+
+/** A rectangle of drawing units, as an SVG viewBox. */
+export interface ViewBox {
+  x: number;
+  y: number;
+  width: number;
+  height: number;
+}
+
+/** The whole drawing, padded to the box's proportions (centred) so that zooming fills the box. */
+export function fitView(drawing: ViewBox, boxWidth: number, boxHeight: number): ViewBox {
+  const aspect = boxWidth > 0 && boxHeight > 0 ? boxWidth / boxHeight : drawing.width / drawing.height;
+  let { width, height } = drawing;
+  if (width / height > aspect) {
+    height = width / aspect;
+  } else {
+    width = height * aspect;
+  }
+  return { x: drawing.x - (width - drawing.width) / 2, y: drawing.y - (height - drawing.height) / 2, width, height };
+}
+
+/**
+ * Zoom by `factor` (> 1 magnifies) keeping the drawing point (cx, cy) where it is on screen;
+ * never smaller than 1/16 of the fitted view, never beyond it.
+ */
+export function zoomView(view: ViewBox, factor: number, cx: number, cy: number, fit: ViewBox): ViewBox {
+  const width = Math.min(fit.width, Math.max(fit.width / 16, view.width / factor));
+  const scale = width / view.width;
+  const height = view.height * scale;
+  return { x: cx - (cx - view.x) * scale, y: cy - (cy - view.y) * scale, width, height };
+}

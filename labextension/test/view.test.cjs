@@ -1,7 +1,7 @@
 // Unit tests of the panel's view logic (src/view.ts, compiled to build-test/ by `jlpm test`).
 const test = require('node:test');
 const assert = require('node:assert/strict');
-const { describeLocation, groupByFile, matchSymbol, wordAt, exactMatch, statusTitle, suggestionsTitle, retryDelay, waitingMessage, toContentsPath, fromContentsPath } = require('../build-test/view.js');
+const { describeLocation, groupByFile, matchSymbol, wordAt, exactMatch, statusTitle, suggestionsTitle, retryDelay, waitingMessage, toContentsPath, fromContentsPath, fitView, zoomView } = require('../build-test/view.js');
 
 test('describeLocation reads file:line', () => {
   assert.equal(describeLocation({ file: 'a/b.py', line: 3 }), 'a/b.py:3');
@@ -94,4 +94,17 @@ test('contents paths map to and from the traced root', () => {
   assert.equal(fromContentsPath('fixtures/demo', 'notebooks/01.ipynb'), null);
   assert.equal(fromContentsPath('fixtures/demo', 'fixtures/demolition/a.py'), null);
   assert.equal(fromContentsPath('', 'a/b.py'), 'a/b.py');
+});
+
+test('fitView pads a wide drawing to the box and keeps it centred', () => {
+  const view = fitView({ x: 0, y: 0, width: 1000, height: 100 }, 200, 100);
+  assert.deepEqual(view, { x: 0, y: -200, width: 1000, height: 500 });
+});
+
+test('zoomView keeps the point under the pointer and stays between 1/16 and the fit', () => {
+  const fit = { x: 0, y: 0, width: 800, height: 400 };
+  const zoomed = zoomView(fit, 2, 400, 200, fit);
+  assert.deepEqual(zoomed, { x: 200, y: 100, width: 400, height: 200 });
+  assert.equal(zoomView(zoomed, 0.1, 400, 200, fit).width, 800);
+  assert.equal(zoomView(fit, 1000, 0, 0, fit).width, 50);
 });

@@ -333,6 +333,50 @@ def step_the_tutorials_are_beside_the_demo_and_outside_it_is_said(page):
     _shot(page, "09-outside")
 
 
+def _light(color: str) -> bool:
+    """Whether a computed CSS colour (rgb(…)) is a light one."""
+    r, g, b = (int(float(v)) for v in color[color.index("(") + 1:color.index(")")].split(",")[:3])
+    return 0.299 * r + 0.587 * g + 0.114 * b > 128
+
+
+def step_the_path_diagram_fits_zooms_pans_and_follows_the_dark_theme(page):
+    page.click(".lm-MenuBar-itemLabel:text-is('Settings')")
+    page.hover(".lm-Menu-itemLabel:text-is('Theme')")
+    page.click(".lm-Menu-itemLabel:text-is('JupyterLab Dark')")
+    page.wait_for_selector("body[data-jp-theme-light='false']", state="attached", timeout=20_000)
+    _show(page, "run_order", "run_order")
+    paths = page.locator(".jp-CodeTrace-paths input")
+    paths.fill("round_money")
+    paths.press("Enter")
+    svg = page.locator(".jp-CodeTrace-diagram svg")
+    svg.wait_for(timeout=20_000)
+    box = page.locator(".jp-CodeTrace-diagram")
+    width = svg.evaluate("s => s.getBoundingClientRect().width")
+    assert 0 < width <= box.evaluate("b => b.clientWidth") + 1, f"the diagram is {width} px wide"
+    # No white box in the dark theme: no background, light labels, dark text only on light nodes.
+    assert svg.locator("g.graph > polygon").first.evaluate("p => getComputedStyle(p).fill") == "none"
+    assert _light(svg.locator("g.cluster text").first.evaluate("t => getComputedStyle(t).fill"))
+    assert _light(svg.locator("g.edge path").first.evaluate("p => getComputedStyle(p).stroke")) is not None
+    _shot(page, "10-diagram-dark")
+    # Zoom in with the button, pan by dragging, and fit again.
+    canvas = page.locator(".jp-CodeTrace-diagram-canvas")
+    fitted = svg.get_attribute("viewBox")
+    page.click(".jp-CodeTrace-diagram-button[aria-label^='Zoom in']")
+    page.click(".jp-CodeTrace-diagram-button[aria-label^='Zoom in']")
+    assert float(canvas.get_attribute("data-zoom")) > 1.5
+    zoomed = [float(v) for v in svg.get_attribute("viewBox").split()]
+    area = canvas.bounding_box()
+    page.mouse.move(area["x"] + area["width"] / 2, area["y"] + area["height"] / 2)
+    page.mouse.down()
+    page.mouse.move(area["x"] + area["width"] / 2 - 60, area["y"] + area["height"] / 2, steps=4)
+    page.mouse.up()
+    panned = [float(v) for v in svg.get_attribute("viewBox").split()]
+    assert panned[0] > zoomed[0] and panned[2] == zoomed[2], (zoomed, panned)
+    _shot(page, "11-diagram-zoomed")
+    page.click(".jp-CodeTrace-diagram-button:text-is('Fit')")
+    assert svg.get_attribute("viewBox") == fitted
+
+
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_name_expands_and_its_link_opens,
          step_a_reference_opens_the_editor_at_its_line,
          step_the_shortcut_opens_the_panel_from_the_editor, step_a_second_pick_after_a_tall_card,
@@ -341,7 +385,8 @@ STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_
          step_the_context_menu_traces_the_right_clicked_word_not_the_caret,
          step_hide_tests_knows_test_folders_and_holds_between_symbols,
          step_a_search_while_indexing_asks_again_by_itself,
-         step_the_tutorials_are_beside_the_demo_and_outside_it_is_said]
+         step_the_tutorials_are_beside_the_demo_and_outside_it_is_said,
+         step_the_path_diagram_fits_zooms_pans_and_follows_the_dark_theme]
 
 
 def main() -> int:
@@ -391,7 +436,11 @@ def main() -> int:
             page.goto(f"{base}/lab?token={token}")
             page.wait_for_selector("#jp-main-dock-panel", timeout=60_000)
             for step in STEPS:
-                step(page)
+                try:
+                    step(page)
+                except Exception:
+                    _shot(page, f"failed-{step.__name__[5:]}")  # what the page showed when it failed
+                    raise
                 print("ok", step.__name__[5:], flush=True)
             assert not errors, errors
             browser.close()

@@ -26,6 +26,7 @@ STEPS = [
     "hide_tests_knows_test_folders_and_holds_between_symbols",
     "a_search_while_indexing_asks_again_by_itself",
     "the_tutorials_are_beside_the_demo_and_outside_it_is_said",
+    "the_path_diagram_fits_zooms_pans_and_follows_the_dark_theme",
 ]
 
 
