@@ -263,6 +263,15 @@ def step_the_context_menu_traces_the_right_clicked_word_not_the_caret(page):
     page.wait_for_selector(".jp-CodeTrace-card h3:has-text('place_order')", timeout=20_000)
     assert "inventory/service.py" in page.locator(".jp-CodeTrace-card").inner_text()
     _shot(page, "07-context-menu")
+    # The same in a file editor: the caret on line 1, a right-click on compute_total further down.
+    page.locator(".lm-DockPanel-tabBar .lm-TabBar-tab", has_text="service.py").click()
+    editor = page.locator(".jp-FileEditor:visible")
+    _put_cursor(page, editor.locator(".cm-line").first, 3)
+    target = editor.locator(".cm-line", has_text="order.total_cents = compute_total(").first
+    box = _word_box(target, "compute_total")
+    page.mouse.click(box["x"] + box["width"] / 2, box["y"] + box["height"] / 2, button="right")
+    page.locator(".lm-Menu-item:has-text('Trace compute_total')").click()
+    page.wait_for_selector(".jp-CodeTrace-card h3:has-text('compute_total')", timeout=20_000)
 
 
 def _show(page, query: str, name: str) -> None:
