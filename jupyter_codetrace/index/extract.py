@@ -88,6 +88,7 @@ class _Extraction:
         self._declared: dict[tuple[int, int], object] = {}
         self._ref_starts: list[int] = []
         literal_keys: set[tuple[int, int]] = set()
+        pattern_keys: set[tuple[int, int]] = set()
         returned: list = []
         arguments: dict[tuple[int, int], object] = {}
 
@@ -101,8 +102,12 @@ class _Extraction:
                     references[span] = [name, None, None, False]
             elif category == "member":
                 name = caps["reference"][0]
-                receiver = caps.get("receiver") or caps.get("receiver.builtin") or caps.get("receiver.literal")
+                receiver = caps.get("receiver") or caps.get("receiver.builtin") or caps.get("receiver.literal") \
+                    or caps.get("receiver.pattern")
                 if "receiver.literal" in caps:
+                    literal_keys.add((name.start_byte, name.end_byte))
+                if "receiver.pattern" in caps:  # `const {a} = v`: a names v's member and binds a local
+                    pattern_keys.add((name.start_byte, name.end_byte))
                     literal_keys.add((name.start_byte, name.end_byte))
                 references[(name.start_byte, name.end_byte)] = [
                     name, receiver[0] if receiver else None,
@@ -213,7 +218,7 @@ class _Extraction:
         open_scopes, next_scope = [0], 1
         container_of: dict[int, int] = {}
         for span in sorted(references):
-            if span in name_spans or span in ignored or span in excluded_spans:
+            if (span in name_spans and span not in pattern_keys) or span in ignored or span in excluded_spans:
                 continue
             i = bisect_right(excluded_starts, span[0]) - 1
             if i >= 0 and excluded[i][0] <= span[0] < excluded[i][1]:
@@ -814,7 +819,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
         elif "call" in names:
             plan.append(("call", None))
         elif "reference" in names:
-            plan.append(("member" if names & {"receiver", "receiver.builtin", "receiver.literal"} else "reference", None))
+            plan.append(("member" if names & {"receiver", "receiver.builtin", "receiver.literal", "receiver.pattern"}
+                         else "reference", None))
         elif names & {"reference.write", "reference.type", "ignore"}:
             plan.append(("mark", next(iter(names & {"reference.write", "reference.type", "ignore"}))))
         elif names & set(_SCOPE_KEYS):

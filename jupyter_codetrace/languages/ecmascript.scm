@@ -37,3 +37,13 @@
 (return_statement (object (pair key: (property_identifier) @reference)) @receiver.literal)
 (return_statement (parenthesized_expression (object (pair key: (property_identifier) @reference)) @receiver.literal))
 (arrow_function body: (parenthesized_expression (object (pair key: (property_identifier) @reference)) @receiver.literal))
+
+; ---- destructuring: keys name members of what is destructured ------------------------------
+; `const {a, b: c} = value`: a and b are members of value's type (a shorthand key also binds a).
+(variable_declarator name: (object_pattern) @expression.wrapper value: (_) @expression.inner)
+(object_pattern (shorthand_property_identifier_pattern) @reference) @receiver.pattern
+(object_pattern (object_assignment_pattern left: (shorthand_property_identifier_pattern) @reference)) @receiver.pattern
+(object_pattern (pair_pattern key: (property_identifier) @reference)) @receiver.pattern
+; `this.#options = {…}`: the literal has the type of what it is assigned to; its keys name members.
+(assignment_expression left: (_) @expression.inner right: (object) @expression.wrapper)
+(assignment_expression right: (object (pair key: (property_identifier) @reference)) @receiver.literal)

@@ -275,6 +275,10 @@
   value: (union_type [(type_identifier) @definition.alternative (generic_type name: (type_identifier) @definition.alternative)])) @definition.type_alias
 (type_alias_declaration name: (type_identifier) @name
   value: (union_type (union_type [(type_identifier) @definition.alternative (generic_type name: (type_identifier) @definition.alternative)]))) @definition.type_alias
+; `type R = {[K in keyof Opts]: V}`: R has Opts's members (looked up there)
+(type_alias_declaration name: (type_identifier) @name
+  value: (object_type (index_signature (mapped_type_clause
+    type: (index_type_query [(type_identifier) @definition.alternative (generic_type name: (type_identifier) @definition.alternative)]))))) @definition.type_alias
 
 ; A type with a call signature (`type Client = {(url: string): Result; …}`) returns, when a
 ; value of it is called, what the signature returns: merged into the alias or interface.
@@ -919,3 +923,11 @@
 (ternary_expression alternative: [(object (pair key: (property_identifier) @reference)) @receiver.literal
    (parenthesized_expression (object (pair key: (property_identifier) @reference)) @receiver.literal)])
 (as_expression (object (pair key: (property_identifier) @reference)) @receiver.literal)
+
+; ---- typed destructuring and indexed access types ------------------------------------------
+; `({year, month}: Parts) => …`, `const {a}: T = …`: the keys are members of the declared type.
+(required_parameter pattern: (object_pattern) @expression.wrapper type: (type_annotation (_) @expression.declared))
+(optional_parameter pattern: (object_pattern) @expression.wrapper type: (type_annotation (_) @expression.declared))
+(variable_declarator name: (object_pattern) @expression.wrapper type: (type_annotation (_) @expression.declared))
+; `Options['method']` names the member `method` of Options.
+(lookup_type (type_identifier) @receiver (literal_type (string (string_fragment) @reference)))

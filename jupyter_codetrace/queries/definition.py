@@ -151,7 +151,12 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
         hits = [(i, r) for i, r in hits if r.column <= column < r.column + len(name)]
     if hits:
         i, ref = hits[0]
-        return Located(resolver.resolve_reference(path, i), ref.usage, ref.line, ref.column)
+        found = resolver.resolve_reference(path, i)
+        bound = binding_at(view, name, ref.line, ref.column)
+        if found.status != "found" and bound is not None:
+            # `const {a} = v` where v's type is unknown: the local name a binds
+            return Located(Resolution("found", Symbol(path, bound), "scope"), "declaration", ref.line, ref.column)
+        return Located(found, ref.usage, ref.line, ref.column)
     for j, imp in enumerate(view.facts.imports):
         spots = []
         if imp.name == name and imp.name_line == line:
@@ -166,6 +171,15 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
             return Located(Resolution("found", Symbol(path, i), "scope"), "declaration", d.line, d.column)
     if column is not None:
         return _module_segment(ctx, path, name, line, column) or _keyword_argument(ctx, path, name, line, column)
+    return None
+
+
+def binding_at(view, name: str, line: int, column: int) -> int | None:
+    """The definition whose name is written exactly here (a destructured key `{a}` is both a
+    member's use and the local a's definition), or None."""
+    for i, d in enumerate(view.facts.definitions):
+        if d.name == name and d.line == line and d.column == column:
+            return i
     return None
 
 

@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import Location, Reference, ReferencesResult
 from .context import QueryContext, validate_position, validate_symbol
-from .definition import _implementation, locate
+from .definition import _implementation, binding_at, locate
 
 __all__ = ["find_references", "references_to"]
 
@@ -49,15 +49,19 @@ def find_references(ctx: QueryContext, symbol, file, line, column=None, include_
                 (f" (it comes through `{resolution.via}`)." if resolution.via else ".")
             return ReferencesResult(status, symbol, message)
         target = _implementation(ctx, resolution.target)
-        return references_to(ctx, target, symbol, include_declaration)
+        # `const {a} = v`: the key names v's member a and binds a local a; both are meant
+        bound = binding_at(ctx.resolver.view(path), symbol.split(".")[-1], located.line, located.column)
+        also = {Symbol(path, bound)} if bound is not None and Symbol(path, bound) != target else set()
+        return references_to(ctx, target, symbol, include_declaration, also)
 
 
-def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declaration: bool = False) -> ReferencesResult:
+def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declaration: bool = False,
+                  also: set[Symbol] = frozenset()) -> ReferencesResult:
     resolver = ctx.resolver
     group = resolver.variable_group(target)
     target = group[0]
     family = _hierarchy_family(resolver, target)
-    members = set(group) | _twins(resolver, target) | family
+    members = set(group) | _twins(resolver, target) | family | set(also)
     d = resolver.definition(target)
     name = d.name if d is not None else target.path.rsplit("/", 1)[-1].split(".")[0]
     found: dict[tuple[str, int, int], Reference] = {}
@@ -209,8 +213,15 @@ def _hierarchy_family(resolver, target: Symbol, limit: int = 200) -> set[Symbol]
         indices = view.members.get(klass.index, {}).get(d.name) if view else None
         return Symbol(klass.path, indices[0]) if indices else None
 
-    family = {m for m in map(direct, resolver.mro(owner)[1:]) if m is not None}
-    seen, queue = {owner}, [owner]
+    chain = resolver.mro(owner)
+    family = {m for m in map(direct, chain[1:]) if m is not None}
+    # Overriders are found from the topmost class that declares the member, so siblings that
+    # override the same base member are in the family; a chain that ends in a type from
+    # outside (`extends Error`) joins every project class extending that same outside type.
+    roots = [next(c for c in reversed(chain) if direct(c) is not None)]
+    roots += _outside_base_siblings(resolver, chain[-1], limit)
+    seen, queue = set(roots), list(roots)
+    family.update(m for m in map(direct, roots) if m is not None)
     while queue and len(seen) < limit:
         base = queue.pop()
         base_name = resolver.definition(base).name
@@ -232,6 +243,35 @@ def _hierarchy_family(resolver, target: Symbol, limit: int = 200) -> set[Symbol]
                         break
     family.discard(target)
     return family
+
+
+def _outside_base_siblings(resolver, top: Symbol, limit: int) -> list[Symbol]:
+    """Project classes that extend the same type from outside the project as ``top`` does."""
+    view = resolver.view(top.path)
+    d = resolver.definition(top)
+    refs = view.facts.references if view else []
+    names = set()
+    for token in d.extends if d is not None else ():
+        if isinstance(token, tuple) and len(token) == 2 and token[0] == "r" and 0 <= token[1] < len(refs):
+            found = resolver.resolve_reference(top.path, token[1])
+            if found.status != "found":  # a library or built-in base
+                names.add(refs[token[1]].name)
+    siblings: list[Symbol] = []
+    for name in sorted(names):
+        for path in sorted(resolver.index.used_in.get(name, ())):
+            other = resolver.view(path)
+            if other is None:
+                continue
+            for i, sub in enumerate(other.facts.definitions):
+                if sub.kind not in CLASS_KINDS or Symbol(path, i) == top or len(siblings) >= limit:
+                    continue
+                for token in sub.extends:
+                    if isinstance(token, tuple) and len(token) == 2 and token[0] == "r" \
+                            and other.facts.references[token[1]].name == name \
+                            and resolver.resolve_reference(path, token[1]).status != "found":
+                        siblings.append(Symbol(path, i))
+                        break
+    return siblings
 
 
 def _twins(resolver, target: Symbol) -> set[Symbol]:
