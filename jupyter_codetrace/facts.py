@@ -134,6 +134,7 @@ class FileFacts:
     call_arguments: list[tuple] = field(default_factory=list)  # (callee reference, ((keyword, token, splat), ...))
     item_writes: list[tuple] = field(default_factory=list)  # (container token, key, value token, spread): `d[k] = v`
     iterations: list[tuple] = field(default_factory=list)   # (iterated token, line, container): `for x in it`
+    narrowings: list[tuple] = field(default_factory=list)   # (name, class token, start, end): `if (x instanceof C) {…}`
 
     # ---- compact storage: rows of plain tuples (pickles small and fast) -------------------
     def to_rows(self) -> tuple:
@@ -143,19 +144,19 @@ class FileFacts:
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
-            self.indirect_calls, self.call_arguments, self.item_writes, self.iterations,
+            self.indirect_calls, self.call_arguments, self.item_writes, self.iterations, self.narrowings,
         )
 
     @classmethod
     def from_rows(cls, rows: tuple) -> "FileFacts":
         (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
-         warnings, cells, indirect, arguments, item_writes, iterations) = rows
+         warnings, cells, indirect, arguments, item_writes, iterations, narrowings) = rows
         return cls(
             path, language,
             [Definition(*r) for r in defs], [Reference(*r) for r in refs],
             [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
             all_names, line_count, has_errors, warnings, cells, indirect, arguments, item_writes,
-            iterations,
+            iterations, narrowings,
         )
 
     def names(self) -> tuple[set[str], set[str]]:

@@ -83,6 +83,7 @@ class _Extraction:
         self._wrappers: dict[tuple[int, int], tuple[str, tuple, tuple]] = {}   # how, inner nodes, key nodes
         item_writes: list[dict] = []
         flows: list[tuple] = []   # ("iterated" | "yielded", node)
+        narrowing: list[dict] = []
         self._argument_lists: dict | None = None
         self._arguments: dict = {}
         self._declared: dict[tuple[int, int], object] = {}
@@ -158,6 +159,8 @@ class _Extraction:
                         break
             elif category == "item":
                 item_writes.append(caps)
+            elif category == "narrow":
+                narrowing.append(caps)
             elif category == "returned":
                 returned.extend(caps["returned"])
             elif category == "flow":
@@ -306,6 +309,12 @@ class _Extraction:
             if container is not None and value is not None and value != ("b",):
                 key = self._literal_key(caps["item.key"][0]) if "item.key" in caps else None
                 self.facts.item_writes.append((container, key, value, "item.spread" in caps))
+        for caps in narrowing:  # `x instanceof C` / `isinstance(x, C)`: x is a C in the region
+            token = self._token(caps["narrow.type"][0])
+            if token is not None and token[0] == "r":
+                for region in caps["narrow.region"]:
+                    self.facts.narrowings.append((self.text(caps["narrow.name"][0]), ("n", token[1]),
+                                                  region.start_byte, region.end_byte))
         for key, node in flows:
             token = self._token(node)
             if token is None or token[0] == "b":
@@ -816,6 +825,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("owned", None))
         elif "item.write" in names:
             plan.append(("item", None))
+        elif "narrow.name" in names:
+            plan.append(("narrow", None))
         elif "call" in names:
             plan.append(("call", None))
         elif "reference" in names:

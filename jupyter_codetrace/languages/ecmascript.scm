@@ -47,3 +47,14 @@
 ; `this.#options = {…}`: the literal has the type of what it is assigned to; its keys name members.
 (assignment_expression left: (_) @expression.inner right: (object) @expression.wrapper)
 (assignment_expression right: (object (pair key: (property_identifier) @reference)) @receiver.literal)
+
+; ---- narrowing: `x instanceof C` makes x a C where the test holds ----------------------------
+(if_statement
+  condition: (parenthesized_expression
+    [(binary_expression left: (identifier) @narrow.name operator: "instanceof" right: [(identifier) (member_expression)] @narrow.type)
+     (binary_expression left: (binary_expression left: (identifier) @narrow.name operator: "instanceof"
+                                                 right: [(identifier) (member_expression)] @narrow.type) operator: "&&")])
+  consequence: (_) @narrow.region)
+(binary_expression
+  left: (binary_expression left: (identifier) @narrow.name operator: "instanceof" right: [(identifier) (member_expression)] @narrow.type)
+  operator: "&&" right: (_) @narrow.region)

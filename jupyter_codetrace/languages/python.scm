@@ -185,6 +185,21 @@
 (for_in_clause right: (_) @iterated)
 (yield [(identifier) (attribute) (call) (lambda) (subscript)] @yielded)
 
+; `isinstance(x, C)`: x is a C where the test holds (the `if` body, the right side of `and`).
+((if_statement
+   condition: [(call function: (identifier) @_test
+                     arguments: (argument_list . (identifier) @narrow.name . [(identifier) (attribute)] @narrow.type .))
+               (boolean_operator left: (call function: (identifier) @_test
+                     arguments: (argument_list . (identifier) @narrow.name . [(identifier) (attribute)] @narrow.type .))
+                 operator: "and")]
+   consequence: (block) @narrow.region)
+ (#eq? @_test "isinstance"))
+((boolean_operator
+   left: (call function: (identifier) @_test
+               arguments: (argument_list . (identifier) @narrow.name . [(identifier) (attribute)] @narrow.type .))
+   operator: "and" right: (_) @narrow.region)
+ (#eq? @_test "isinstance"))
+
 ; Items added to a container after it is made: `d[k] = v`, `xs.append(v)`, `d.update({…})`.
 (assignment left: (subscript value: (_) @item.container subscript: (_) @item.key .) right: (_) @item.value) @item.write
 ((call

@@ -15,6 +15,15 @@ __all__ = ["TypeInference", "literal_item"]
 _MAX_CALLER_FILES = 40   # files using a function's name, beyond which its callers are not read for types
 
 
+def _narrowed(facts, ref):
+    """The class a type test narrows a name to where ``ref`` reads it (the innermost test)."""
+    best = None
+    for name, token, start, end in facts.narrowings:
+        if name == ref.name and start <= ref.start_byte < end and (best is None or start >= best[0]):
+            best = (start, token)
+    return best[1] if best is not None else None
+
+
 def literal_item(container, key):
     """The item of a literal list / tuple (``("e", …)``) at an int position, or of a literal
     dict (``("k", …)``) at a key; None when it is not one of those or has no such item."""
@@ -91,6 +100,12 @@ class TypeInference:
         if ref.receiver is False and ref.name in spec.super_names:
             cls = self.enclosing_class(path, ref.container)
             return InferredType("super", cls) if cls else None
+        if kind == "r" and ref.receiver is False and view.facts.narrowings:
+            narrowed = _narrowed(view.facts, ref)
+            if narrowed is not None:  # `if (x instanceof C) x.m()`, `isinstance(x, C) and x.m()`
+                typed = self.infer(path, narrowed, depth + 1)
+                if typed is not None and typed.kind == "instance":
+                    return typed
         resolution = self.resolve_reference(path, index)
         if resolution.status == "builtin":
             return InferredType("builtin") if kind != "r" else None
