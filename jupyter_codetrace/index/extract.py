@@ -83,6 +83,8 @@ class _Extraction:
         self._wrappers: dict[tuple[int, int], tuple[str, tuple, tuple]] = {}   # how, inner nodes, key nodes
         item_writes: list[dict] = []
         flows: list[tuple] = []   # ("iterated" | "yielded", node)
+        self._bound_names: set[str] | None = None
+        self._import_caps = imports
         narrowing: list[dict] = []
         self._argument_lists: dict | None = None
         self._arguments: dict = {}
@@ -669,6 +671,15 @@ class _Extraction:
             return '"' + text[1:-1] + '"'
         return None
 
+    def _binds_here(self, name: str) -> bool:
+        """Whether this file defines or imports ``name`` (then it is not the built-in one)."""
+        if self._bound_names is None:
+            self._bound_names = {d.name for d in self.facts.definitions} | {
+                self.text(node) for caps in self._import_caps
+                for key in ("import.name", "import.alias", "import.default", "import.namespace")
+                for node in caps.get(key, ())}
+        return name in self._bound_names
+
     def _first_type_name(self, node):
         """``("n", i)``: an instance of the first name written in a type (`Def`, `Foo<X>`)."""
         refs = self.facts.references
@@ -695,6 +706,10 @@ class _Extraction:
             if index is None:  # `T | undefined`, `Promise<T>`: the first name written in it
                 refs = self.facts.references
                 i = bisect_left(self._ref_starts, declared.start_byte) if self._ref_starts else 0
+                # `Required<Hooks>`: a built-in wrapper (not bound here) stands for its argument
+                while i + 1 < len(refs) and refs[i + 1].start_byte < declared.end_byte \
+                        and refs[i].name in self.spec.builtins and not self._binds_here(refs[i].name):
+                    i += 1
                 index = i if i < len(refs) and refs[i].start_byte < declared.end_byte else None
             if index is not None:
                 return ("o", ("n", index), token) if token is not None else ("n", index)

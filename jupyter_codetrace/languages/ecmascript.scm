@@ -11,7 +11,7 @@
 ; ---- value flow: what functions return, what containers hold ------------------------------
 (return_statement (_) @returned)
 (arrow_function body: [(identifier) (member_expression) (call_expression) (new_expression)
-                        (parenthesized_expression)] @returned)
+                        (parenthesized_expression) (ternary_expression) (binary_expression)] @returned)
 ; Only where a value can matter to a call (see python.scm).
 (call_expression function: (subscript_expression object: (_) @expression.element) @expression.wrapper)
 (variable_declarator value: (subscript_expression object: (_) @expression.element) @expression.wrapper)

@@ -197,13 +197,44 @@ class TypeInference:
         """Whether a type has members of its own or through its bases (a generic wrapper like
         `type Required<T> = T & {…}` has none: its argument's are what count)."""
         d = self.definition(cls)
-        if d is not None and d.alternatives:
+        if d is not None and d.alternatives and not self._only_own_parameters(cls, d.alternatives):
             return True
         for klass in self.mro(cls):
             view = self.view(klass.path)
             if view is not None and (view.members.get(klass.index) or self.extension_members(klass)):
                 return True
         return False
+
+    def _looked_up_member(self, symbol: Symbol) -> Symbol | None:
+        """The member a definition's declared type looks up (`T['key']`), if it does."""
+        d = self.definition(symbol)
+        if d is None or not d.type_span:
+            return None
+        view = self.view(symbol.path)
+        refs = view.facts.references
+        start, end = d.type_span
+        for i in range(bisect_left(view.ref_starts, start), bisect_right(view.ref_starts, end)):
+            receiver = refs[i].receiver
+            if isinstance(receiver, tuple) and len(receiver) == 2 and receiver[0] == "r" \
+                    and refs[receiver[1]].start_byte >= start:
+                found = self.resolve_reference(symbol.path, i)
+                if found.status == "found" and found.target is not None and not found.target.is_module:
+                    member = self.definition(found.target)
+                    if member is not None and member.kind not in CLASS_KINDS:
+                        return found.target
+        return None
+
+    def _only_own_parameters(self, cls: Symbol, tokens) -> bool:
+        """`type Mutable<T> = {[P in keyof T]: T[P]}`: its members are its argument's."""
+        d = self.definition(cls)
+        own = {Symbol(cls.path, i) for i in d.type_parameters}
+        for token in tokens:
+            if not (isinstance(token, tuple) and len(token) == 2 and token[0] == "r"):
+                return False
+            found = self.resolve_reference(cls.path, token[1])
+            if found.status != "found" or found.target not in own:
+                return False
+        return bool(own)
 
     def parameter_at(self, path: str, call, position: int) -> Symbol | None:
         """Parameter ``position`` of what the call token ``call`` calls (a class: its constructor)."""
@@ -222,6 +253,12 @@ class TypeInference:
         if d is None or not (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
             return None  # a function, or a value of function type (its parameters are in its type)
         inside = self._parameters_inside(function)
+        if not inside and d.kind in _VALUE_KINDS:
+            # a value declared as another's member type (`onProgress: Options['onProgress']`)
+            member = self._looked_up_member(function)
+            if member is not None:
+                function, d = member, self.definition(member)
+                inside = self._parameters_inside(function)
         if not inside and d.kind in _VALUE_KINDS:
             # a value whose type is a function type alias (`hook` of `BeforeRetryHook[]`)
             typed = self.type_of_definition(function, 1)
@@ -298,6 +335,11 @@ class TypeInference:
 
     def type_of_annotation(self, symbol: Symbol, span: tuple[int, int], text: str | None, depth: int) -> InferredType | None:
         view = self.view(symbol.path)
+        d = self.definition(symbol)
+        if d is not None and d.type_span == span:
+            member = self._looked_up_member(symbol)
+            if member is not None:  # `x: Options['retry']`: the type of Options.retry
+                return self.type_of_definition(member, depth + 1)
         refs = view.facts.references
         start = bisect_left(view.ref_starts, span[0])
         end = bisect_right(view.ref_starts, span[1])
