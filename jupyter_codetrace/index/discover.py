@@ -18,6 +18,7 @@ from __future__ import annotations
 
 import codecs
 import os
+import re
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Callable
@@ -261,6 +262,11 @@ def read_source(workspace: Workspace, rel: str) -> tuple[bytes, list[str]]:
     :data:`INVALID_UTF8_WARNING`; positions are then computed on the returned bytes, so they
     stay consistent with each other.
 
+    A file that starts with a UTF-16 or UTF-32 byte order mark is decoded from that encoding
+    (and re-encoded as UTF-8): columns count code points either way. Lone CR line breaks (old
+    Mac files) become LF, so lines are counted as editors count them (``\\r\\n``, ``\\n``,
+    ``\\r``); byte offsets do not move.
+
     A leading UTF-8 byte order mark is stripped. This keeps positions consistent with what an
     editor shows: the BOM is invisible there, so keeping it would shift every column of line 1
     by one code point (and every byte offset by 3). Line numbers are unaffected.
@@ -269,9 +275,17 @@ def read_source(workspace: Workspace, rel: str) -> tuple[bytes, list[str]]:
     fd = os.open(path, _OPEN_FLAGS)
     with open(fd, "rb") as fh:
         data = fh.read()
+    warnings: list[str] = []
+    encoding = _wide_encoding(data)
+    if encoding is not None:
+        try:
+            text = data.decode(encoding)
+        except UnicodeDecodeError:
+            text = data.decode(encoding, errors="replace")
+            warnings.append(f"invalid {encoding.upper()} decoded with replacement characters")
+        data = text.encode("utf-8", errors="replace")
     if b"\x00" in data[:BINARY_SNIFF_BYTES]:
         raise BinaryFile(rel)
-    warnings: list[str] = []
     if data.startswith(codecs.BOM_UTF8):
         data = data[len(codecs.BOM_UTF8):]
     try:
@@ -279,4 +293,27 @@ def read_source(workspace: Workspace, rel: str) -> tuple[bytes, list[str]]:
     except UnicodeDecodeError:
         data = data.decode("utf-8", errors="replace").encode("utf-8")
         warnings.append(INVALID_UTF8_WARNING)
+    if b"\r" in data:
+        # A lone CR ends a line, as in every editor; tree-sitter counts only LF. CR -> LF keeps
+        # every byte offset (and CRLF stays as it is, already one line break to both).
+        data = _LONE_CR.sub(b"\n", data)
     return data, warnings
+
+
+_LONE_CR = re.compile(rb"\r(?!\n)")
+
+# Byte order marks of the UTF-16/32 encodings: UTF-32's first, since UTF-32-LE's starts with
+# UTF-16-LE's. The BOM itself is dropped by the codec ("utf-16" and "utf-32" read it).
+_WIDE_BOMS = ((codecs.BOM_UTF32_LE, "utf-32"), (codecs.BOM_UTF32_BE, "utf-32"),
+              (codecs.BOM_UTF16_LE, "utf-16"), (codecs.BOM_UTF16_BE, "utf-16"))
+
+
+def _wide_encoding(data: bytes) -> str | None:
+    """``utf-16`` or ``utf-32`` for a file that starts with that encoding's byte order mark
+    (what Windows tools write); its NUL bytes are not binary."""
+    if data[:1] not in (b"\xff", b"\xfe", b"\x00"):
+        return None
+    for bom, encoding in _WIDE_BOMS:
+        if data.startswith(bom):
+            return encoding
+    return None

@@ -13,7 +13,7 @@ import tree_sitter_language_pack
 
 from ..languages.spec import LanguageSpec
 
-__all__ = ["parse", "query_for", "run_query", "pattern_captures", "compile_query", "capture_names", "grammar_version", "Tree", "Node"]
+__all__ = ["parse", "query_for", "run_query", "pattern_captures", "compile_query", "capture_names", "grammar_version", "Tree", "Node", "RecoveredTree"]
 
 Tree = tree_sitter.Tree
 Node = tree_sitter.Node
@@ -29,8 +29,132 @@ def _language(grammar: str) -> tree_sitter.Language:
     return tree_sitter_language_pack.get_language(grammar)
 
 
-def parse(spec: LanguageSpec, source: bytes) -> tree_sitter.Tree:
-    return _parser(spec.grammar).parse(source)
+def parse(spec: LanguageSpec, source: bytes) -> "tree_sitter.Tree | RecoveredTree":
+    """The syntax tree of ``source``; where a syntax error swallowed what follows it, the tree of
+    the source with the broken top-level statement blanked out (see :func:`_recover`)."""
+    parser = _parser(spec.grammar)
+    tree = parser.parse(source)
+    if tree.root_node.has_error:
+        return _recover(spec, parser, source, tree)
+    return tree
+
+
+class _ErrorRoot:
+    """The root of a recovered tree: the re-parsed root in every way but ``has_error``, which
+    still says the file has a syntax error (its facts are partial)."""
+
+    __slots__ = ("node",)
+    has_error = True
+
+    def __init__(self, node: tree_sitter.Node):
+        self.node = node
+
+    def __getattr__(self, name: str):
+        return getattr(self.node, name)
+
+
+class RecoveredTree:
+    """What :func:`parse` returns when it worked around a syntax error: ``root_node`` as a tree's."""
+
+    __slots__ = ("tree", "root_node", "blanked")
+
+    def __init__(self, tree: tree_sitter.Tree, blanked: list[tuple[int, int]]):
+        self.tree = tree
+        self.root_node = _ErrorRoot(tree.root_node)
+        self.blanked = blanked   # the byte ranges left out
+
+
+_RECOVERY_ROUNDS = 8
+_CLOSERS = frozenset(b" \t\r\n\f\v})]")
+
+
+def _recover(spec: LanguageSpec, parser: tree_sitter.Parser, source: bytes, tree: tree_sitter.Tree):
+    """Recover the top-level statements a syntax error swallowed.
+
+    Tree-sitter keeps going after an error, but an unbalanced bracket (``function f( {``) can turn
+    everything after it into one ERROR node, where no query finds a definition. When the first
+    broken top-level statement reaches past the next line that starts at column 0 after the
+    error (the next top-level statement, as written), that statement — from its first line to
+    that line — is blanked (every byte but line breaks becomes a space, so every byte offset,
+    line and column stays what it is in the file) and the source is parsed again. The new tree
+    is kept only if it parses cleanly up to the end of the blanked range and the language's
+    query finds more definitions in it (a broken class is not traded for what follows it); then
+    the next error is looked at, a few times at most. Nodes of the new tree never start inside a
+    blanked range, so their offsets read the original source.
+    """
+    blanked: list[tuple[int, int]] = []
+    patched = source
+    found = None
+    for _ in range(_RECOVERY_ROUNDS):
+        region = _swallowing_error(tree.root_node, patched)
+        if region is None:
+            break
+        start, end = region
+        candidate = patched[:start] + bytes(b if b in b"\r\n" else 32 for b in patched[start:end]) + patched[end:]
+        retry = parser.parse(candidate)
+        first = _first_error(retry.root_node)
+        if first is not None and first.start_byte < end:
+            break   # no better: keep what we have
+        if found is None:
+            found = _definitions_found(spec, tree.root_node)
+        now = _definitions_found(spec, retry.root_node)
+        if len(now) < len(found) or sum(p >= end for p in now) <= sum(p >= end for p in found):
+            break   # fewer definitions in all, or none more after the error: not worth it
+        tree, patched, found = retry, candidate, now
+        blanked.append(region)
+        if first is None:
+            break
+    return RecoveredTree(tree, blanked) if blanked else tree
+
+
+def _definitions_found(spec: LanguageSpec, root: tree_sitter.Node) -> list[int]:
+    """Where the language's definition patterns match in a tree (start bytes of the names)."""
+    patterns = _definition_patterns(spec)
+    return [captures["name"][0].start_byte for pattern, captures in run_query(spec, root)
+            if pattern in patterns and captures.get("name")]
+
+
+@lru_cache(maxsize=None)
+def _definition_patterns(spec: LanguageSpec) -> frozenset[int]:
+    from ..languages.captures import DEFINITION_KINDS, definition_capture
+
+    names = {definition_capture(kind) for kind in DEFINITION_KINDS}
+    return frozenset(i for i, captures in enumerate(pattern_captures(spec)) if captures & names)
+
+
+def _first_error(root: tree_sitter.Node) -> tree_sitter.Node | None:
+    for child in root.children:
+        if child.has_error or child.is_error or child.is_missing:
+            return child
+    return None
+
+
+def _swallowing_error(root: tree_sitter.Node, source: bytes) -> tuple[int, int] | None:
+    """The byte range to blank for the first top-level statement with an error, or None when the
+    error stays within that statement (tree-sitter recovered on its own)."""
+    statement = _first_error(root)
+    if statement is None:
+        return None
+    node = statement   # down to the first error inside it, iteratively (trees nest thousands deep)
+    while True:
+        child = next((c for c in node.children if c.is_error or c.is_missing or c.has_error), None)
+        if child is None:
+            break
+        node = child
+        if node.is_error or node.is_missing:
+            break
+    origin = node.start_byte
+    # the next line after the error's line that starts at column 0 with a statement
+    position = source.find(b"\n", origin)
+    while position >= 0:
+        position += 1
+        if position < len(source) and source[position] not in _CLOSERS:
+            break
+        position = source.find(b"\n", position)
+    if position < 0 or position >= len(source) or statement.end_byte <= position:
+        return None
+    start = source.rfind(b"\n", 0, statement.start_byte) + 1
+    return start, position
 
 
 @lru_cache(maxsize=None)
@@ -44,6 +168,8 @@ def compile_query(grammar: str, text: str) -> tree_sitter.Query:
 
 
 def run_query(spec: LanguageSpec, root: tree_sitter.Node) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    if isinstance(root, _ErrorRoot):
+        root = root.node
     return tree_sitter.QueryCursor(query_for(spec)).matches(root)
 
 
