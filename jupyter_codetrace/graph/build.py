@@ -17,6 +17,7 @@ from dataclasses import dataclass, field
 
 import networkx as nx
 
+from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
 from ..resolve.resolver import CLASS_KINDS, Resolver, Symbol
 
@@ -64,7 +65,8 @@ class _NodeTable:
         defs = facts.definitions
         nesting_of: list[tuple[str, ...]] = []
         for i, d in enumerate(defs):
-            nesting = (nesting_of[d.container] if 0 <= d.container < i else ()) + (d.name,)
+            # `Circle::area`, a Go method: the type's member
+            nesting = (nesting_of[d.container] if 0 <= d.container < i else ()) + qualifier_names(facts, i) + (d.name,)
             nesting_of.append(nesting)
             # a property is a node when it has code (a getter) or a function type (`get: (u) => R`)
             is_node = d.kind in NODE_KINDS or (d.kind == "property" and (d.own_scope >= 0 or d.returns is not None))
@@ -362,7 +364,8 @@ class _FileEdges:
         receivers = {r.receiver[1] for r in refs
                      if isinstance(r.receiver, tuple) and len(r.receiver) == 2 and r.receiver[0] == "r"}
         for d in defs:
-            for token in d.extends + d.implements:
+            # the type an out-of-line member is qualified by (`Circle::area`) is its owner, not a use
+            for token in d.extends + d.implements + (d.qualifier,):
                 if isinstance(token, tuple) and len(token) == 2:
                     receivers.add(token[1])
         skipped: set[str] = set()

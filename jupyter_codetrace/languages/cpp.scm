@@ -14,13 +14,28 @@
 (function_definition
   type: (_) @definition.returns
   declarator: (function_declarator declarator: [(identifier) (field_identifier)] @name)) @definition.function
+; Out-of-line members (`double Circle::area() const {}`, `geo::Circle::area`): the type (or
+; namespace) written before the name is what they belong to, and their qualified name says so.
+; One named as its type (`Circle::Circle`) is that type's constructor.
+(function_definition
+  type: (_)? @definition.returns
+  declarator: (function_declarator
+    declarator: [(qualified_identifier scope: (_) @definition.qualifier @_scope name: (identifier) @name)
+                 (qualified_identifier name: (qualified_identifier scope: (_) @_scope name: (identifier) @name) @definition.qualifier)
+                 (qualified_identifier name: (qualified_identifier name: (qualified_identifier
+                   scope: (_) @_scope name: (identifier) @name) @definition.qualifier))]
+    parameters: (_) @definition.params)
+  body: (_) @definition.body
+  (#not-eq? @_scope @name)) @definition.function
 (function_definition
   declarator: (function_declarator
-    declarator: (qualified_identifier
-      scope: (_) @definition.qualifier
-      name: [(identifier) (qualified_identifier name: (identifier))] @name)
+    declarator: [(qualified_identifier scope: (_) @definition.qualifier @_scope name: (identifier) @name)
+                 (qualified_identifier name: (qualified_identifier scope: (_) @_scope name: (identifier) @name) @definition.qualifier)
+                 (qualified_identifier name: (qualified_identifier name: (qualified_identifier
+                   scope: (_) @_scope name: (identifier) @name) @definition.qualifier))]
     parameters: (_) @definition.params)
-  body: (_) @definition.body) @definition.function
+  body: (_) @definition.body
+  (#eq? @_scope @name)) @definition.constructor
 (function_definition
   declarator: [(pointer_declarator (function_declarator
                  declarator: [(identifier) (field_identifier)] @name
@@ -35,6 +50,12 @@
                  parameters: (_) @definition.params))
                (reference_declarator (function_declarator
                  declarator: (qualified_identifier scope: (_) @definition.qualifier name: (identifier) @name)
+                 parameters: (_) @definition.params))
+               (pointer_declarator (function_declarator
+                 declarator: (qualified_identifier name: (qualified_identifier name: (identifier) @name) @definition.qualifier)
+                 parameters: (_) @definition.params))
+               (reference_declarator (function_declarator
+                 declarator: (qualified_identifier name: (qualified_identifier name: (identifier) @name) @definition.qualifier)
                  parameters: (_) @definition.params))]
   body: (_) @definition.body) @definition.function
 
@@ -126,6 +147,11 @@
 (qualified_identifier
   scope: (_) @receiver
   name: [(identifier) (type_identifier) (namespace_identifier)] @reference) @reference.expression
+; `geo::Circle::area` (an out-of-line definition's name): Circle is geo's; the expression
+; `Circle::area` stands for Circle (it is the definition's @definition.qualifier).
+(qualified_identifier
+  scope: (_) @receiver
+  name: (qualified_identifier scope: [(namespace_identifier) (type_identifier)] @reference) @reference.expression)
 
 (assignment_expression left: (identifier) @reference.write)
 (assignment_expression left: (field_expression field: (field_identifier) @reference.write))

@@ -13,6 +13,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from ..errors import InvalidRequest
 from ..facts import Definition
 from ..index.indexer import Index
+from ..nesting import nesting
 from ..resolve.resolver import MEMBER_OWNER_KINDS, Resolver, Symbol
 from ..workspace import Workspace, is_test_file
 
@@ -195,18 +196,12 @@ class QueryContext:
         return list(dict.fromkeys(names))
 
     def qualified_path(self, symbol: Symbol) -> tuple[str, ...]:
-        """Names of the enclosing definitions, outermost first, ending with the symbol's own."""
+        """Names of the enclosing definitions, outermost first, ending with the symbol's own
+        (an out-of-line member's type before its name: ``geo.Circle.area``, ``Store.Add``)."""
         resolver = self.resolver
-        d = resolver.definition(symbol)
-        if d is None:
+        if symbol.is_module or resolver.definition(symbol) is None:
             return ()
-        defs = resolver.view(symbol.path).facts.definitions
-        names = [d.name]
-        container = d.container
-        while container >= 0:
-            names.append(defs[container].name)
-            container = defs[container].container
-        return tuple(reversed(names))
+        return nesting(resolver.view(symbol.path).facts, symbol.index)
 
     def is_member(self, symbol: Symbol, d: Definition) -> bool:
         defs = self.resolver.view(symbol.path).facts.definitions

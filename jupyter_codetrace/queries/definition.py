@@ -328,7 +328,7 @@ def _in_counterparts(ctx: QueryContext, target: Symbol, want_declaration: bool) 
         return None
     names = ctx.qualified_path(target)
     qualifier = _qualifier(ctx, target.path, d)
-    if qualifier:
+    if qualifier and names[-2:-1] != (qualifier,):
         names = names[:-1] + (qualifier, d.name)
     defs = view.facts.definitions
     method_of = names[-2] if qualifier or (d.container >= 0 and defs[d.container].kind in CLASS_KINDS) else None
@@ -343,7 +343,7 @@ def _in_counterparts(ctx: QueryContext, target: Symbol, want_declaration: bool) 
                 continue
             other_names = ctx.qualified_path(Symbol(path, i))
             other_qualifier = _qualifier(ctx, path, other)
-            if other_qualifier:
+            if other_qualifier and other_names[-2:-1] != (other_qualifier,):
                 other_names = other_names[:-1] + (other_qualifier, other.name)
             if method_of and (len(other_names) < 2 or other_names[-2] != method_of):
                 continue  # a method pairs only with the same class's (`Circle::area`, not `Shape::area`)
