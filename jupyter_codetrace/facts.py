@@ -135,6 +135,7 @@ class FileFacts:
     item_writes: list[tuple] = field(default_factory=list)  # (container token, key, value token, spread): `d[k] = v`
     iterations: list[tuple] = field(default_factory=list)   # (iterated token, line, container): `for x in it`
     narrowings: list[tuple] = field(default_factory=list)   # (name, class token, start, end): `if (x instanceof C) {…}`
+    shorthand_keys: list[tuple] = field(default_factory=list)  # (reference, literal's token): `{percent}` also names T.percent
 
     # ---- compact storage: rows of plain tuples (pickles small and fast) -------------------
     def to_rows(self) -> tuple:
@@ -145,18 +146,19 @@ class FileFacts:
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
             self.indirect_calls, self.call_arguments, self.item_writes, self.iterations, self.narrowings,
+            self.shorthand_keys,
         )
 
     @classmethod
     def from_rows(cls, rows: tuple) -> "FileFacts":
         (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
-         warnings, cells, indirect, arguments, item_writes, iterations, narrowings) = rows
+         warnings, cells, indirect, arguments, item_writes, iterations, narrowings, shorthand) = rows
         return cls(
             path, language,
             [Definition(*r) for r in defs], [Reference(*r) for r in refs],
             [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
             all_names, line_count, has_errors, warnings, cells, indirect, arguments, item_writes,
-            iterations, narrowings,
+            iterations, narrowings, shorthand,
         )
 
     def names(self) -> tuple[set[str], set[str]]:

@@ -86,6 +86,7 @@ class _Extraction:
         self._bound_names: set[str] | None = None
         self._import_caps = imports
         narrowing: list[dict] = []
+        shorthands: list[tuple] = []   # (`{a}`'s a, the literal)
         self._argument_lists: dict | None = None
         self._arguments: dict = {}
         self._declared: dict[tuple[int, int], object] = {}
@@ -163,6 +164,8 @@ class _Extraction:
                 item_writes.append(caps)
             elif category == "narrow":
                 narrowing.append(caps)
+            elif category == "shorthand":
+                shorthands.append((caps["shorthand.key"][0], caps["shorthand.literal"][0]))
             elif category == "returned":
                 returned.extend(caps["returned"])
             elif category == "flow":
@@ -311,6 +314,11 @@ class _Extraction:
             if container is not None and value is not None and value != ("b",):
                 key = self._literal_key(caps["item.key"][0]) if "item.key" in caps else None
                 self.facts.item_writes.append((container, key, value, "item.spread" in caps))
+        for key, literal in shorthands:  # `{percent}`: the read of percent also names T.percent
+            index = expr_map.get((key.start_byte, key.end_byte))
+            token = self._token(literal) if index is not None else None
+            if token is not None and token[0] not in ("e", "k", "b"):
+                self.facts.shorthand_keys.append((index, token))
         for caps in narrowing:  # `x instanceof C` / `isinstance(x, C)`: x is a C in the region
             token = self._token(caps["narrow.type"][0])
             if token is not None and token[0] == "r":
@@ -842,6 +850,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("item", None))
         elif "narrow.name" in names:
             plan.append(("narrow", None))
+        elif "shorthand.key" in names:
+            plan.append(("shorthand", None))
         elif "call" in names:
             plan.append(("call", None))
         elif "reference" in names:

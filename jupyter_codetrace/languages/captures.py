@@ -106,6 +106,8 @@ CAPTURES: dict[str, str] = {
     "narrow.name": "a name a type test narrows (`x` of `x instanceof C`, `isinstance(x, C)`)",
     "narrow.type": "the class it is narrowed to: in @narrow.region the name holds an instance of it",
     "narrow.region": "where the test holds (the `if` body, the right side of `&&` / `and`)",
+    "shorthand.key": "a shorthand key of an object literal (`{percent}`): a read of the local percent that also names the member percent of @shorthand.literal's type",
+    "shorthand.literal": "the object literal holding @shorthand.key",
     "returned": "an expression a `return` statement gives (value flow of functions)",
     "type.region": "a type annotation node: references inside it are type references",
     "ignore": "an identifier that names nothing (a keyword argument's name)",

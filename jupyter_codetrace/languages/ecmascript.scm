@@ -58,3 +58,5 @@
 (binary_expression
   left: (binary_expression left: (identifier) @narrow.name operator: "instanceof" right: [(identifier) (member_expression)] @narrow.type)
   operator: "&&" right: (_) @narrow.region)
+; `f({percent})`: a shorthand key reads the local and names the member of the literal's type.
+(object (shorthand_property_identifier) @shorthand.key) @shorthand.literal

@@ -145,6 +145,12 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
         if resolution.status == "found" and resolution.kind != "name-only" and \
                 _same(ctx, resolution.target, members):
             add(ref.line, ref.column, ref.usage, resolution.kind)
+    for i, token in facts.shorthand_keys:  # `{percent}`: also the member percent of the literal's type
+        ref = facts.references[i]
+        if ref.name == name:
+            resolution = resolver.member_of_token(path, token, name)
+            if resolution.status == "found" and _same(ctx, resolution.target, members):
+                add(ref.line, ref.column, "read", resolution.kind)
     for j, imp in enumerate(facts.imports):
         imported = "default" if imp.kind == "default" else imp.name
         if imported != name and imp.local != name:

@@ -30,6 +30,14 @@ class MemberLookup:
             return Resolution("found", found, "member")
         return self.name_only(name, path, members=True, external_base=self._has_external_base(owner.symbol))
 
+    def member_of_token(self, path: str, token, name: str) -> Resolution:
+        """The member ``name`` of what an expression token is (a literal's declared type …)."""
+        key = ("member_of_token", path, token, name)
+        cached = self.memo.get(key)
+        if cached is None:
+            cached = self.memo[key] = self._member_of(self.infer(path, token, 1), name, path, 1)
+        return cached
+
     def enclosing_class(self, path: str, container: int) -> Symbol | None:
         view = self.view(path)
         defs = view.facts.definitions
