@@ -576,8 +576,8 @@ class _Extraction:
         explicit = {e.name for e in self.facts.exports if e.module is None and e.name}
         for d in defs:
             if d.exported:
-                continue
-            if d.scope == 0:
+                pass
+            elif d.scope == 0:
                 if spec.top_level_is_exported:
                     d.exported = (d.name in all_names) if all_names is not None else spec.is_public(d.name)
                 else:
@@ -585,6 +585,8 @@ class _Extraction:
             elif d.container >= 0 and d.kind != "parameter" and defs[d.container].exported \
                     and defs[d.container].kind in _MEMBER_OWNER_KINDS:
                 d.exported = spec.is_public(d.name)
+            if d.kind != "parameter":  # the language's own rule has the last word (`static`, `private`)
+                d.exported = bool(spec.exported(d, defs[d.container] if d.container >= 0 else None, d.exported))
 
     # ------------------------------------------------------------------ scopes
     def _build_scopes(self, raw: dict, declared: list) -> None:

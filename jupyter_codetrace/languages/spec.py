@@ -43,6 +43,10 @@ def _public_by_default(name: str) -> bool:
     return True
 
 
+def _exported_by_default(definition, container, default: bool) -> bool:
+    return default
+
+
 def _path_without_extension(path: str, ctx: ModuleContext) -> str:
     """``src/utils.ts`` -> ``src/utils``: how TS/JS (and the default) name a module."""
     stem, dot, _ = path.rpartition(".")
@@ -79,6 +83,12 @@ class LanguageSpec:
     assignment_defines_annotated_member: bool = False
     top_level_is_exported: bool = False         # Python: every top-level binding is importable
     is_public: Callable[[str], bool] = _public_by_default  # exported status when not explicit
+    # The language's own visibility rule, last word on `exported`: given a definition (its kind,
+    # name, modifiers, qualifier), the definition enclosing it (or None) — already decided — and
+    # the answer of the rules above, the answer. C/C++: a `static` function or variable has
+    # internal linkage; TS: a `private` member; Go: capitalised names, methods too; Java:
+    # `public`/`protected` only.
+    exported: Callable[..., bool] = _exported_by_default
     doc_comment_prefixes: tuple[str, ...] = ()  # comments that document the next definition
     declaration_suffixes: tuple[str, ...] = ()  # files holding declarations only (".pyi", ".d.ts")
     resolve_module: Callable[[str, str, ModuleContext], list[str]] = _no_modules
