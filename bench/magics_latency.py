@@ -41,7 +41,7 @@ def main() -> int:
             run(client, "%load_ext jupyter_codetrace")
             cold = run(client, "%def compute_total")
             warm = [run(client, "%def OrderService.place_order") for _ in range(20)]
-            located = [run(client, "%def compute_total inventory/service.py:34") for _ in range(20)]
+            located = [run(client, "%def compute_total inventory/service.py:26") for _ in range(20)]
         finally:
             client.stop_channels()
             manager.shutdown_kernel(now=True)

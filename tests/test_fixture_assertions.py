@@ -1,7 +1,10 @@
 """Caret assertions carried by the fixture repositories, run as one parametrized test.
 
-Every folder under ``fixtures/`` is a project root. Its source files carry their expected
-answers in comments (ARCHITECTURE.md, habit 4)::
+Every folder under ``fixtures/`` is a project root. Its expected answers are written either in
+its source files, as comments under the code they are about (ARCHITECTURE.md, habit 4), or, for
+a fixture whose code has to read as ordinary code (the demo a newcomer opens first), in an
+expectations file beside the folder: ``fixtures/NAME.expectations`` (outside the root, so the
+indexer never sees it). A fixture uses one or the other, not both. In a source file::
 
     from app.models import User
     User().save()
@@ -36,6 +39,15 @@ or ``src/models.User.save``; only edges resolved better than by name count):
                            another item of the same container, a same-named function)
 ``references: QUALIFIED``  a ``REFERENCES`` edge (a function or class passed, stored, decorating)
 ``extends: QUALIFIED`` / ``implements: QUALIFIED``   an ``EXTENDS`` / ``IMPLEMENTS`` edge
+
+An expectations file holds one assertion a line, ``FILE:LINE:COLUMN  SYMBOL  WORD: VALUE``
+(its header explains it; see ``fixtures/demo.expectations``)::
+
+    app/main.py:2:8  save  def: app/models.py:14
+
+FILE:LINE:COLUMN is the caret's place and SYMBOL the identifier covering it: when the code no
+longer has SYMBOL there (a line added above it), the entry fails and says where SYMBOL is now.
+Blank lines and lines starting with ``#`` are ignored; a line of any other shape fails.
 
 Unknown words are skipped, not failed. Adding a fixture or an assertion needs no change here.
 """
@@ -106,12 +118,19 @@ class CaretAssertion:
     comment: str = ""     # the assertion comment line
     comment_line: int = 0
     error: str = ""       # a malformed assertion: reported as a failure of its own id
+    origin: str = ""      # the expectations file holding it ("": a comment in ``file`` itself)
 
     def where(self) -> str:
         return f"{self.fixture}/{self.file}:{self.line}:{self.column}"
 
     def context(self) -> str:
-        """The code line with the assertion under it, for failure messages."""
+        """The code line with the assertion under it (or its entry), for failure messages."""
+        if self.origin:
+            return (
+                f"{self.where()}  [{self.word}: {self.value}]  symbol={self.symbol!r}\n"
+                f"  {self.file}:{self.line} | {self.source}\n"
+                f"  {self.origin}:{self.comment_line} | {self.comment}"
+            )
         width = len(str(self.comment_line))
         return (
             f"{self.where()}  [{self.word}: {self.value}]  symbol={self.symbol!r}\n"
@@ -175,6 +194,79 @@ def _identifier_at(source: str, column: int) -> tuple[str, int, str]:
     return source[start:end], start + 1, ""
 
 
+EXPECTATIONS_SUFFIX = ".expectations"
+
+_ENTRY = re.compile(r"^(?P<file>\S+?):(?P<line>\d+):(?P<column>\d+)\s+(?P<symbol>\S+)\s+"
+                    r"(?P<word>[A-Za-z_][\w-]*)\s*:\s*(?P<value>.*?)\s*$")
+
+
+def _written_at(lines: list[str], symbol: str) -> list[str]:
+    """``LINE:COLUMN`` of every place ``symbol`` is written as a whole identifier."""
+    pattern = re.compile(r"(?<![\w$])" + re.escape(symbol) + r"(?![\w$])")
+    return [f"{number}:{match.start() + 1}" for number, line in enumerate(lines, 1)
+            for match in pattern.finditer(line)]
+
+
+def parse_expectations(text: str, *, fixture: str = "", root: Path = Path("."),
+                       origin: str = "", read: Callable[[str], str | None] | None = None,
+                       ) -> list[CaretAssertion]:
+    """The entries of an expectations file (``FILE:LINE:COLUMN  SYMBOL  WORD: VALUE``).
+
+    ``read`` returns a root-relative file's text, or None when there is no such file (default:
+    read it under ``root``). An entry is checked against the code before anything is asked: the
+    identifier covering LINE:COLUMN must be SYMBOL, or the entry carries an error saying where
+    SYMBOL is written now.
+    """
+    if read is None:
+        def read(rel: str) -> str | None:
+            try:
+                return (root / rel).read_bytes().decode("utf-8", errors="replace")
+            except OSError:
+                return None
+    sources: dict[str, list[str] | None] = {}
+    found: list[CaretAssertion] = []
+    for index, raw in enumerate(text.splitlines()):
+        entry = raw.strip()
+        if not entry or entry.startswith("#"):
+            continue
+        here = f"{origin}:{index + 1}"
+        match = _ENTRY.match(entry)
+        if not match:
+            found.append(CaretAssertion(
+                fixture=fixture, root=root, file=origin, line=index + 1, column=0, word="entry", value=entry,
+                comment=raw, comment_line=index + 1, origin=origin,
+                error=f"{here}: not an entry, want FILE:LINE:COLUMN  SYMBOL  WORD: VALUE\n  | {raw}"))
+            continue
+        file, line, column = match.group("file"), int(match.group("line")), int(match.group("column"))
+        symbol, word, value = match.group("symbol"), match.group("word"), match.group("value")
+        if file not in sources:
+            content = read(file)
+            sources[file] = None if content is None else content.splitlines()
+        lines = sources[file]
+        source, start, error = "", 0, ""
+        if lines is None:
+            error = f"{here}: {fixture}/{file} does not exist"
+        elif not 1 <= line <= len(lines):
+            error = f"{here}: {fixture}/{file} has no line {line} (it has {len(lines)})"
+        else:
+            source = lines[line - 1]
+            written, start, problem = _identifier_at(source, column) if column >= 1 else ("", 0, "is not a column")
+            if written != symbol:
+                places = _written_at(lines, symbol)
+                now = (f"{symbol!r} is written at {', '.join(places[:8])}{' ...' if len(places) > 8 else ''}"
+                       if places else f"{symbol!r} is written nowhere in {file}")
+                what = f"is {written!r}" if written else problem
+                error = (f"{here}: the identifier at {file}:{line}:{column} {what}, not {symbol!r}; {now}\n"
+                         f"  {file}:{line} | {source}\n  {here} | {raw}")
+        if not error and not value:
+            error = f"{here}: assertion {word!r} has no value"
+        found.append(CaretAssertion(fixture=fixture, root=root, file=file, line=line, column=column, word=word,
+                                    value=value, symbol=symbol, symbol_column=start,
+                                    source=source, comment=raw, comment_line=index + 1, error=error,
+                                    origin=origin))
+    return found
+
+
 def fixture_roots() -> list[Path]:
     """Every folder directly under ``fixtures/`` is a project root."""
     if not FIXTURES_DIR.is_dir():
@@ -183,19 +275,36 @@ def fixture_roots() -> list[Path]:
                   if p.is_dir() and not p.name.startswith((".", "_")))
 
 
+def expectations_file(root: Path) -> Path:
+    """Where a fixture root's expectations file is, if it has one: ``fixtures/NAME.expectations``."""
+    return root.parent / f"{root.name}{EXPECTATIONS_SUFFIX}"
+
+
+def collect_comment_assertions(root: Path) -> list[CaretAssertion]:
+    """The caret comments in one fixture root's source files."""
+    found: list[CaretAssertion] = []
+    for dirpath, dirnames, filenames in os.walk(root):
+        dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
+        for name in sorted(filenames):
+            path = Path(dirpath) / name
+            prefix = _comment_prefix(path)
+            if prefix is None:
+                continue
+            text = path.read_bytes().decode("utf-8", errors="replace")
+            rel = path.relative_to(root).as_posix()
+            found.extend(parse_assertions(text, prefix, fixture=root.name, root=root, file=rel))
+    return found
+
+
 def collect_assertions(roots: list[Path] | None = None) -> list[CaretAssertion]:
+    """Every fixture root's assertions: its caret comments, then its expectations file's entries."""
     found: list[CaretAssertion] = []
     for root in fixture_roots() if roots is None else roots:
-        for dirpath, dirnames, filenames in os.walk(root):
-            dirnames[:] = sorted(d for d in dirnames if d not in _SKIPPED_DIRS)
-            for name in sorted(filenames):
-                path = Path(dirpath) / name
-                prefix = _comment_prefix(path)
-                if prefix is None:
-                    continue
-                text = path.read_bytes().decode("utf-8", errors="replace")
-                rel = path.relative_to(root).as_posix()
-                found.extend(parse_assertions(text, prefix, fixture=root.name, root=root, file=rel))
+        found.extend(collect_comment_assertions(root))
+        expectations = expectations_file(root)
+        if expectations.is_file():
+            found.extend(parse_expectations(expectations.read_text(encoding="utf-8"), fixture=root.name,
+                                            root=root, origin=expectations.name))
     return found
 
 
@@ -411,3 +520,46 @@ def test_parser_reports_a_caret_off_an_identifier() -> None:
     assert only.error and "'('" in only.error
     (ts,) = parse_assertions("a = b(c)\n//  ^ def: a.ts:1\n", "//", file="a.ts")
     assert (ts.symbol, ts.error) == ("b", "")
+
+
+def test_a_fixture_with_an_expectations_file_keeps_its_code_clean() -> None:
+    """Its answers live in one place: no caret comment is left in (or creeps back into) its code."""
+    for root in fixture_roots():
+        if expectations_file(root).is_file():
+            stray = [f"{a.file}:{a.comment_line} | {a.comment.strip()}" for a in collect_comment_assertions(root)]
+            assert not stray, f"{root.name} has {expectations_file(root).name}, yet carries caret comments:\n" + \
+                "\n".join(stray)
+
+
+def test_expectations_entries_name_their_symbol() -> None:
+    code = {"app/main.py": "from app.models import User\nUser().save()\n"}
+    text = ("# a comment, then a blank line\n\n"
+            "app/main.py:2:8  save  def: app/models.py:14\n"
+            "app/main.py:2:1  User  usage: call\n")
+    good, second = parse_expectations(text, fixture="f", origin="f.expectations", read=code.get)
+    assert (good.file, good.line, good.column, good.symbol, good.symbol_column) == ("app/main.py", 2, 8, "save", 8)
+    assert (good.word, good.value, good.error, good.comment_line) == ("def", "app/models.py:14", "", 3)
+    assert (second.symbol, second.word, second.value, second.error) == ("User", "usage", "call", "")
+    # A column inside the identifier is taken as an editor's cursor; the reference column is its start.
+    (inside,) = parse_expectations("app/main.py:2:10  save  def: app/models.py:14\n", read=code.get)
+    assert (inside.column, inside.symbol_column, inside.error) == (10, 8, "")
+
+
+def test_expectations_entries_fail_loudly_when_the_code_moved() -> None:
+    code = {"app/main.py": "import os\nfrom app.models import User\nUser().save()\n"}
+    (moved,) = parse_expectations("app/main.py:2:8  save  def: app/models.py:14\n", fixture="f",
+                                  origin="f.expectations", read=code.get)
+    assert "f.expectations:1" in moved.error and "is 'app', not 'save'" in moved.error
+    assert "'save' is written at 3:8" in moved.error
+    (off,) = parse_expectations("app/main.py:3:7  save  def: x.py:1\n", read=code.get)
+    assert "points at '.'" in off.error
+    (gone,) = parse_expectations("app/main.py:3:1  Order  def: x.py:1\n", read=code.get)
+    assert "'Order' is written nowhere" in gone.error
+    (short,) = parse_expectations("app/main.py:9:1  User  def: x.py:1\n", read=code.get)
+    assert "has no line 9" in short.error
+    (missing,) = parse_expectations("app/gone.py:1:1  User  def: x.py:1\n", read=code.get)
+    assert "does not exist" in missing.error
+    bad, empty = parse_expectations("app/main.py:3 User def: x.py:1\napp/main.py:3:1  User  def:\n",
+                                    read=code.get)
+    assert bad.word == "entry" and "not an entry" in bad.error
+    assert "has no value" in empty.error

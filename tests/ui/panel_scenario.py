@@ -84,7 +84,7 @@ def step_search_open_definition_references_and_call_tree(page):
     card = page.locator(".jp-CodeTrace-card h3")
     card.wait_for()
     assert "compute_total" in card.inner_text()
-    assert "inventory/pricing.py:31" in page.locator(".jp-CodeTrace-card").inner_text()
+    assert "inventory/pricing.py:26" in page.locator(".jp-CodeTrace-card").inner_text()
     refs = page.locator(".jp-CodeTrace-refs")
     assert "inventory/service.py" in refs.inner_text()
     callers = page.locator(".jp-CodeTrace-calls").first
@@ -109,7 +109,7 @@ def step_a_call_tree_name_expands_and_its_link_opens(page):
     row = node.locator(".jp-CodeTrace-children .jp-CodeTrace-node-row", has_text="run_order").first
     row.locator(".jp-CodeTrace-goto").click()
     page.wait_for_selector(".lm-DockPanel-tabBar .lm-mod-current .lm-TabBar-tabLabel:text-is('cli.py')", timeout=20_000)
-    page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 23,')", timeout=20_000)
+    page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 17,')", timeout=20_000)
     # Collapsing hides the callers again.
     node.locator(":scope > .jp-CodeTrace-node-row .jp-CodeTrace-twisty").click()
     assert node.get_attribute("aria-expanded") == "false" and not child.is_visible()
@@ -117,9 +117,9 @@ def step_a_call_tree_name_expands_and_its_link_opens(page):
 
 
 def step_a_reference_opens_the_editor_at_its_line(page):
-    page.locator(".jp-CodeTrace-refs a", has_text="service.py:34").first.click()
+    page.locator(".jp-CodeTrace-refs a", has_text="service.py:26").first.click()
     # The editor opened with the cursor on the reference: JupyterLab's status bar says where.
-    page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 34, Col 29')", timeout=20_000)
+    page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 26, Col 29')", timeout=20_000)
     assert "compute_total" in page.locator(".jp-FileEditor:visible .cm-content").inner_text()
     tab = page.locator(".lm-DockPanel-tabBar .lm-mod-current .lm-TabBar-tabLabel")
     assert tab.inner_text() == "service.py"
