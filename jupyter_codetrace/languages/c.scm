@@ -61,6 +61,11 @@
                (array_declarator declarator: (identifier) @name)
                (pointer_declarator declarator: (pointer_declarator declarator: (identifier) @name))]) @definition.parameter
 
+; `static`, `extern`, `inline`: shown as modifiers; a `static` function or variable outside a
+; class has internal linkage (not exported: c_family._exported).
+[(function_definition (storage_class_specifier) @modifier)
+ (declaration (storage_class_specifier) @modifier)] @modifier.owner
+
 (comment) @comment
 
 ; ---------------------------------------------------------------- Scopes

@@ -113,6 +113,17 @@ def counterparts(path: str, ctx: ModuleContext) -> list[str]:
     return found
 
 
+_CLASS_KINDS = frozenset({"class", "struct"})
+
+
+def _exported(d, container, default: bool) -> bool:
+    """Linkage: a `static` function or variable outside a class is internal to its file (a
+    `static` class member is the class's, and keeps the class's rule)."""
+    if "static" in d.modifiers and (container is None or container.kind not in _CLASS_KINDS):
+        return False
+    return default
+
+
 C_SPEC = LanguageSpec(
     name="c",
     grammar="c",
@@ -120,6 +131,7 @@ C_SPEC = LanguageSpec(
     comment="//",
     builtins=_C_BUILTINS,
     top_level_is_exported=True,
+    exported=_exported,
     doc_comment_prefixes=("///", "/**", "//!", "/*!"),
     resolve_module=resolve_include,
     counterparts=counterparts,
@@ -134,6 +146,7 @@ CPP_SPEC = LanguageSpec(
     builtins=_CPP_BUILTINS,
     this_keywords=frozenset({"this"}),
     top_level_is_exported=True,
+    exported=_exported,
     doc_comment_prefixes=("///", "/**", "//!", "/*!"),
     resolve_module=resolve_include,
     counterparts=counterparts,

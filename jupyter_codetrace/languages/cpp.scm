@@ -123,6 +123,12 @@
 (optional_parameter_declaration type: (_) @definition.type declarator: (identifier) @name default_value: (_) @definition.default) @definition.parameter
 (type_parameter_declaration (type_identifier) @name) @definition.parameter
 
+; `static`, `extern`, `inline`: shown as modifiers; a `static` function or variable outside a
+; class has internal linkage (not exported: c_family._exported).
+[(function_definition (storage_class_specifier) @modifier)
+ (declaration (storage_class_specifier) @modifier)
+ (field_declaration (storage_class_specifier) @modifier)] @modifier.owner
+
 ; Documentation comments are found by position (LanguageSpec.doc_comment_prefixes).
 (comment) @comment
 

@@ -72,6 +72,14 @@ def _is_public(name: str) -> bool:
     return name[:1].isupper()
 
 
+def _exported(d, container, default: bool) -> bool:
+    """A method (declared outside its type, ``func (s *Store) Count()``) is exported, as every Go
+    name, when it is capitalised."""
+    if d.qualifier is not None and container is None and d.kind == "method":
+        return _is_public(d.name)
+    return default
+
+
 SPEC = LanguageSpec(
     name="go",
     grammar="go",
@@ -80,6 +88,7 @@ SPEC = LanguageSpec(
     builtins=BUILTINS,
     top_level_is_exported=True,
     is_public=_is_public,
+    exported=_exported,
     doc_comment_prefixes=("//",),
     resolve_module=resolve_import,
     package_files=package_files,

@@ -67,6 +67,27 @@ def package_files(path: str, ctx: ModuleContext) -> list[str]:
     return [p for p in _java_files(posixpath.dirname(path), ctx) if p != path]
 
 
+_VISIBLE = frozenset({"public", "protected"})
+_TYPE_KINDS = frozenset({"class", "interface", "enum"})
+
+
+def _exported(d, container, default: bool) -> bool:
+    """Java's access rule: a top-level type is exported when `public`; a member when its type is
+    and it is `public` or `protected` (package-private and `private` are not). Interface members
+    and enum constants are public unless `private`."""
+    if d.kind == "parameter":
+        return default
+    if container is None:
+        return default and "public" in d.modifiers
+    if container.kind not in _TYPE_KINDS:
+        return default  # a local
+    if not container.exported:
+        return False
+    if container.kind == "interface" or d.kind == "enum_member":
+        return "private" not in d.modifiers
+    return not _VISIBLE.isdisjoint(d.modifiers)
+
+
 SPEC = LanguageSpec(
     name="java",
     grammar="java",
@@ -76,6 +97,7 @@ SPEC = LanguageSpec(
     this_keywords=frozenset({"this"}),
     super_names=frozenset({"super"}),
     top_level_is_exported=True,
+    exported=_exported,
     implicit_members=True,
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_import,

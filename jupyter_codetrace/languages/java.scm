@@ -43,7 +43,10 @@
 (lambda_expression parameters: (inferred_parameters (identifier) @name @definition.parameter))
 (type_parameter (type_identifier) @name) @definition.parameter
 
-(method_declaration (modifiers) @modifier) @modifier.owner
+; Modifiers, one keyword each, on whatever declaration holds them (`exported` reads `public` /
+; `protected`: a package-private member is not exported).
+(_ (modifiers ["public" "protected" "private" "static" "abstract" "final" "default" "synchronized"
+               "native" "transient" "volatile"] @modifier)) @modifier.owner
 (block_comment) @comment
 (line_comment) @comment
 

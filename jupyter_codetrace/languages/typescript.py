@@ -329,6 +329,11 @@ def _is_public(name: str) -> bool:
     return not name.startswith("#")
 
 
+def _exported(d, container, default: bool) -> bool:
+    """A `private` member is not visible outside its class, whatever the class's export."""
+    return default and "private" not in d.modifiers
+
+
 SPEC = LanguageSpec(
     name="typescript",
     grammar="typescript",
@@ -343,6 +348,7 @@ SPEC = LanguageSpec(
     class_body_binds_names=False,
     top_level_is_exported=False,
     is_public=_is_public,
+    exported=_exported,
     doc_comment_prefixes=("/**",),
     declaration_suffixes=(".d.ts", ".d.mts", ".d.cts"),
     resolve_module=resolve_module,
@@ -365,6 +371,7 @@ TSX_SPEC = LanguageSpec(
     class_body_binds_names=False,
     top_level_is_exported=False,
     is_public=_is_public,
+    exported=_exported,
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_module,
     namespace_import_is_definition=True,
