@@ -433,7 +433,8 @@ class _Extraction:
             line, column = self.point(name)
             end_line, end_column = self.end_point(node)
             d = Definition(
-                name=self.text(name), kind=raw["kind"], line=line, column=column,
+                name=_collapse(self.text(name)) if name.child_count else self.text(name), kind=raw["kind"],
+                line=line, column=column,
                 end_line=end_line, end_column=end_column, start_line=node.start_point[0] + 1,
                 start_byte=node.start_byte, end_byte=node.end_byte, name_byte=name.start_byte,
             )

@@ -519,6 +519,11 @@
 
 (arrow_function parameter: (identifier) @name @definition.parameter)
 
+; A typed destructured parameter is also one parameter of its own, named by its pattern's text:
+; it holds the position and the declared type (`draw({x: 1})` passes a Point to `({x}: Point)`).
+(required_parameter pattern: (object_pattern) @name type: (type_annotation (_) @definition.type)) @definition.parameter
+(optional_parameter pattern: (object_pattern) @name type: (type_annotation (_) @definition.type)) @definition.parameter
+
 ; Destructured parameters: the identifiers they bind.
 (required_parameter
   pattern: [

@@ -113,6 +113,11 @@ class ValueFlow:
         function = Symbol(parameter.path, d.container)
         params = [i for i in range(d.container + 1, len(defs))
                   if defs[i].kind == "parameter" and defs[i].container == d.container]
+        # the names a destructured parameter binds are inside it: one position for them all
+        params = [i for k, i in enumerate(params)
+                  if not any(defs[j].start_byte <= defs[i].start_byte < defs[j].end_byte for j in params[:k])]
+        if parameter.index not in params:
+            return []
         position = params.index(parameter.index)
         if params and defs[params[0]].name in view.spec.self_names and defs[d.container].kind in ("method", "constructor"):
             position -= 1  # `obj.method(a)`: a is the second parameter

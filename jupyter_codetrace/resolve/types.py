@@ -268,6 +268,9 @@ class TypeInference:
         view = self.view(function.path)
         defs = view.facts.definitions
         params = [i for i in inside if defs[i].scope == defs[inside[0]].scope] if inside else []
+        # the names a destructured parameter binds are inside it: one position for them all
+        params = [i for k, i in enumerate(params)
+                  if not any(defs[j].start_byte <= defs[i].start_byte < defs[j].end_byte for j in params[:k])]
         if params and defs[params[0]].name in view.spec.self_names and d.kind in ("method", "constructor"):
             params = params[1:]
         return Symbol(function.path, params[position]) if position < len(params) else None
