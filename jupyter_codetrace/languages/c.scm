@@ -29,10 +29,9 @@
 (union_specifier name: (type_identifier) @name body: (_) @definition.body) @definition.struct
 (enum_specifier name: (type_identifier) @name body: (_) @definition.body) @definition.enum
 (enumerator name: (identifier) @name) @definition.enum_member
-; The typedef binds where its name is written: `typedef struct T {…} T;` uses of T after it
-; name the typedef, while `struct T` inside the body still names the struct.
-(type_definition declarator: (type_identifier) @name @definition.type_alias)
-(type_definition declarator: (pointer_declarator declarator: (type_identifier) @name @definition.type_alias))
+; The whole `typedef struct {…} T;` is T's definition (its code shows the struct).
+(type_definition declarator: (type_identifier) @name) @definition.type_alias
+(type_definition declarator: (pointer_declarator declarator: (type_identifier) @name)) @definition.type_alias
 
 ; Fields.
 (field_declaration type: (_) @definition.type declarator: (field_identifier) @name) @definition.field

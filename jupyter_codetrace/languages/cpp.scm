@@ -88,9 +88,9 @@
 (enum_specifier name: (type_identifier) @name body: (_) @definition.body) @definition.enum
 (enumerator name: (identifier) @name) @definition.enum_member
 (namespace_definition name: (namespace_identifier) @name body: (_) @definition.body) @definition.namespace
-; The typedef binds where its name is written: `typedef struct T {…} T;` uses of T after it
-; name the typedef, while `struct T` inside the body still names the struct.
-(type_definition declarator: (type_identifier) @name @definition.type_alias)
+; The whole `typedef struct {…} T;` is T's definition (its code shows the struct).
+(type_definition declarator: (type_identifier) @name) @definition.type_alias
+(type_definition declarator: (pointer_declarator declarator: (type_identifier) @name)) @definition.type_alias
 (alias_declaration name: (type_identifier) @name type: (_) @definition.type) @definition.type_alias
 (concept_definition name: (identifier) @name) @definition.type_alias
 
