@@ -156,6 +156,13 @@ class ValueFlow:
         return found
 
     def _holds(self, path: str, ref_index: int, function: Symbol) -> bool:
+        view = self.resolver.view(path)
+        ref = view.facts.references[ref_index]
+        defs = view.facts.definitions
+        # cheap first: a plain name that this file binds as a variable or parameter
+        if ref.receiver is not False or not any(
+                defs[i].kind in _HOLDER_KINDS or defs[i].kind == "parameter" for i in view.named(ref.name)):
+            return False
         target = self._resolved(path, ref_index)
         d = self.resolver.definition(target) if target is not None else None
         if d is None or not (d.kind in _HOLDER_KINDS or d.kind == "parameter"):
