@@ -37,7 +37,7 @@ class Project:
     def index(self, progress: Progress | None = None) -> IndexStats:
         """(Re)index now; returns what was seen: files by language, skipped files and why, timings."""
         with self._context.lock:
-            return self._index.refresh(progress)
+            return self._index.refresh(progress, report=True)
 
     def find_definition(self, symbol: str, file: str, line: int, column: int | None = None,
                         mode: str = "definition", cell: int | None = None) -> DefinitionResult:

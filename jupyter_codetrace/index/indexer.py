@@ -85,6 +85,7 @@ class IndexStats:
     references: int = 0
     lines: int = 0
     parsed: int = 0
+    from_cache: int = 0
     removed: int = 0
     seconds: float = 0.0
     cache: str = ""
@@ -96,7 +97,7 @@ class IndexStats:
             "skipped": list(self.skipped), "warnings": list(self.warnings),
             "syntax_errors": list(self.syntax_errors), "definitions": self.definitions,
             "references": self.references, "lines": self.lines, "parsed": self.parsed,
-            "removed": self.removed, "seconds": round(self.seconds, 3), "cache": self.cache,
+            "from_cache": self.from_cache, "removed": self.removed, "seconds": round(self.seconds, 3), "cache": self.cache,
             "cache_note": self.cache_note,
         }
 
@@ -105,7 +106,7 @@ class IndexStats:
 
         precise = {spec.name for spec in REGISTRY if spec.precise} | {NOTEBOOK}
         lines = [f"Indexed {self.files} files ({self.lines} lines) under {self.root} in {self.seconds:.2f} s "
-                 f"({self.parsed} parsed, {self.files - self.parsed} from cache)."]
+                 f"({self.parsed} parsed, {self.from_cache} from cache)."]
         for language, count in sorted(self.by_language.items()):
             lines.append(f"  {language:<12} {count:>6} files  ({'precise' if language in precise else 'fallback'})")
         lines.append(f"Definitions: {self.definitions}   References: {self.references}")
@@ -223,6 +224,8 @@ class Index:
         self._dirs: set[str] = set()
         self._watcher = DirectoryWatcher()
         self._watching = False
+        self._broken: str | None = None   # why the store failed a write, until it is rebuilt
+        self._notes: list[str] = []        # what the store discarded, until reported
 
     # ------------------------------------------------------------------ public
     @property
@@ -259,50 +262,89 @@ class Index:
             self._load_summaries()
         return self._store
 
-    def refresh(self, progress: Progress | None = None) -> IndexStats:
-        """Bring the index in line with the disk; returns what was seen and done."""
+    def refresh(self, progress: Progress | None = None, report: bool = False) -> IndexStats:
+        """Bring the index in line with the disk; returns what was seen and done.
+
+        ``cache_note`` says what was discarded from the store (or that it fell back to memory)
+        since the last ``report=True`` refresh, which is what ``Project.index()`` shows: queries
+        refresh too, and must not swallow the note before anyone sees it.
+
+        A store that fails while in use (a damaged page, a write refused) is discarded and the
+        whole root indexed again, in this same call: answers never depend on a broken cache."""
         with self._lock:
-            started = time.perf_counter()
-            changed, new_folders = self._watcher.drain()
-            if self._watching and not changed and self.last_stats is not None:
-                # Nothing under the root changed since the last walk: no need to walk again.
-                return replace(self.last_stats, parsed=0, removed=0, seconds=time.perf_counter() - started)
-            store = self.store
-            stats = IndexStats(root=str(self.workspace.root), cache=str(store.path), cache_note=store.discarded_reason)
-            sources, skipped = discover(self.workspace, _language_for_path)
-            self._skipped = {s.path: s.reason for s in skipped}
-            present = {s.path for s in sources}
-            removed = [p for p in self._summaries if p not in present]
-            for path in [p for p in self._failed if p not in present]:
-                del self._failed[path]
-            if removed:
-                store.delete(removed)
-                for path in removed:
-                    self._forget(path)
-            stale = []
-            for source in sources:
-                failed = self._failed.get(source.path)
-                if failed is not None:
-                    if failed[:2] == (source.size, source.mtime_ns):
-                        self._skipped[source.path] = failed[2]
-                        continue
-                    del self._failed[source.path]
-                summary = self._summaries.get(source.path)
-                if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
-                    stale.append(source)
-            parsed = self._reindex(stale, progress) if stale else 0
-            if removed or parsed or not self._dirs:
-                self._dirs = {os.path.dirname(p) for p in present}
-            if removed or parsed:
-                self.generation += 1
-            if new_folders or not self._watching:
-                self._watcher.forget()
-                self._watching = self._watcher.watch(self._folders())
-            stats.parsed, stats.removed = parsed, len(removed)
-            self._fill_stats(stats)
-            stats.seconds = time.perf_counter() - started
-            self.last_stats = stats
+            try:
+                stats = self._refresh(progress)
+            except CacheError as error:
+                self._discard_store(f"index discarded and rebuilt ({error})")
+                stats = self._refresh(progress)
+            note = self.store.take_notes()
+            if note:
+                self._notes.append(note)
+            stats.cache_note = "; ".join(dict.fromkeys(self._notes)) or None
+            if report:
+                self._notes.clear()
             return stats
+
+    def _discard_store(self, reason: str) -> None:
+        self.store.reset(reason)
+        self._summaries.clear()
+        self._facts.clear()
+        self._defined_in = self._used_in = None
+        self._broken = None
+        self.generation += 1
+        self.last_stats = None
+
+    def _refresh(self, progress: Progress | None) -> IndexStats:
+        started = time.perf_counter()
+        if self._broken is not None:
+            raise CacheError(self._broken)
+        changed, new_folders = self._watcher.drain()
+        if self._watching and not changed and self.last_stats is not None:
+            # Nothing under the root changed since the last walk: no need to walk again.
+            return replace(self.last_stats, parsed=0, from_cache=self.last_stats.files, removed=0,
+                           seconds=time.perf_counter() - started)
+        store = self.store
+        stats = IndexStats(root=str(self.workspace.root), cache=":memory:" if store.in_memory else str(store.path))
+        sources, skipped = discover(self.workspace, _language_for_path)
+        self._skipped = {s.path: s.reason for s in skipped}
+        present = {s.path for s in sources}
+        removed = [p for p in self._summaries if p not in present]
+        for path in [p for p in self._failed if p not in present]:
+            del self._failed[path]
+        if removed:
+            self._write(store.delete, removed)
+            for path in removed:
+                self._forget(path)
+        stale = []
+        for source in sources:
+            failed = self._failed.get(source.path)
+            if failed is not None:
+                if failed[:2] == (source.size, source.mtime_ns):
+                    self._skipped[source.path] = failed[2]
+                    continue
+                del self._failed[source.path]
+            summary = self._summaries.get(source.path)
+            if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
+                stale.append(source)
+        parsed_paths = self._reindex(stale, progress) if stale else set()
+        if self._broken is not None:
+            raise CacheError(self._broken)
+        parsed = len(parsed_paths)
+        if removed or parsed or not self._dirs:
+            self._dirs = {os.path.dirname(p) for p in present}
+        if removed or parsed:
+            self.generation += 1
+        if new_folders or not self._watching:
+            self._watcher.forget()
+            self._watching = self._watcher.watch(self._folders())
+        stats.removed = len(removed)
+        self._fill_stats(stats)
+        # the two add up to the files indexed, whatever happened in between
+        stats.parsed = sum(1 for path in parsed_paths if path in self._summaries)
+        stats.from_cache = stats.files - stats.parsed
+        stats.seconds = time.perf_counter() - started
+        self.last_stats = stats
+        return stats
 
     def facts(self, path: str) -> FileFacts | None:
         with self._lock:
@@ -313,7 +355,7 @@ class Index:
             if path not in self._summaries:
                 return None
             try:
-                facts = self.store.load(path)
+                facts = self.store.load(path) if self._broken is None else None
             except CacheError:
                 facts = None
             if facts is None:  # the store lost it: rebuild this one file
@@ -384,7 +426,8 @@ class Index:
     def _load_summaries(self) -> None:
         try:
             rows = self._store.records()
-        except CacheError:
+        except CacheError as error:
+            self._store.reset(f"unreadable index discarded ({error})")
             rows = []
         for record, names in rows:
             try:
@@ -443,7 +486,7 @@ class Index:
                     continue
             to_extract.append(source)
         for record in unchanged:
-            self.store.touch(record)
+            self._write(self.store.touch, record)
         done = 0
         if len(to_extract) >= _POOL_THRESHOLD and self.workers > 1:
             jobs = sorted(to_extract, key=lambda s: -getattr(s, "size", 0))  # big files first: better balance
@@ -492,7 +535,7 @@ class Index:
                 if path in self._summaries:
                     self.generation += 1  # an indexed file became unindexable: answers change
                 self._forget(path)
-                self.store.delete([path])
+                self._write(self.store.delete, [path])
                 continue
             record, names, blob, facts = payload
             rows.append((record, names, blob))
@@ -501,8 +544,18 @@ class Index:
             if facts is not None:
                 self._remember(path, facts)
         if rows:
-            self.store.save_many(rows)
-        return len(rows)  # files parsed and indexed: failures are in the skipped list, not here
+            self._write(self.store.save_many, rows)
+        return {record.path for record, _, _ in rows}  # files parsed and indexed: failures are skipped, not here
+
+    def _write(self, operation, argument) -> None:
+        """A store write; a failure marks the store broken (the next refresh rebuilds it) and the
+        in-memory index, which has the new facts, keeps answering."""
+        if self._broken is not None:
+            return
+        try:
+            operation(argument)
+        except CacheError as error:
+            self._broken = str(error)
 
     def _fill_stats(self, stats: IndexStats) -> None:
         for path, summary in self._summaries.items():

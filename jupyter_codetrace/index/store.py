@@ -3,12 +3,15 @@
 One store per project root, under the user cache directory (never inside the repository).
 The store is versioned by the indexer version, the grammar versions and a hash of every
 ``.scm`` file: any mismatch, or a file SQLite cannot read, discards the store and starts
-empty — a cache is never trusted over the source.
+empty — a cache is never trusted over the source. Each row carries checksums of its blobs
+(with its path), verified on loading; an unusable cache directory gives an in-memory store.
 """
 
 from __future__ import annotations
 
+import contextlib
 import hashlib
+import logging
 import os
 import pickle
 import sqlite3
@@ -21,7 +24,11 @@ from ..facts import FileFacts
 
 __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION"]
 
-INDEXER_VERSION = "1"
+# 2: per-row checksums; CR line breaks, UTF-16/32 files and syntax-error recovery in reading
+# and parsing (index/discover.py, index/parsing.py) changed what is extracted.
+INDEXER_VERSION = "2"
+
+log = logging.getLogger("jupyter_codetrace")
 
 
 def cache_root() -> Path:
@@ -45,7 +52,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, language TEXT NOT NULL, size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL, digest TEXT NOT NULL, names BLOB NOT NULL, facts BLOB NOT NULL
+    mtime_ns INTEGER NOT NULL, digest TEXT NOT NULL, names BLOB NOT NULL, facts BLOB NOT NULL,
+    names_sum BLOB NOT NULL, facts_sum BLOB NOT NULL
 );
 """
 
@@ -58,8 +66,28 @@ def decode(blob: bytes):
     return pickle.loads(zlib.decompress(blob))
 
 
+def checksum(path: str, language: str, digest: str, blob: bytes) -> bytes:
+    """What a row's blob is checked against on loading: its file's path, language and content
+    digest with the blob, so a blob stored under another file's name does not pass."""
+    h = hashlib.blake2b(digest_size=12)
+    h.update(f"{path}\0{language}\0{digest}\0".encode())
+    h.update(blob)
+    return h.digest()
+
+
 class Store:
-    """The persisted index of one root. Not thread-safe: the owning ``Index`` serialises access."""
+    """The persisted index of one root. Not thread-safe: the owning ``Index`` serialises access.
+
+    Nothing in it is trusted over the source: a store of another version or root, or one SQLite
+    cannot read, is discarded; every row carries a checksum of its blobs (with its path), and a
+    row that fails it is dropped (``records``) or refused (``load``) so that its file is indexed
+    again. Where the cache directory cannot be used (not writable, a regular file, ``index.sqlite``
+    a folder), an in-memory store is used instead — a copy of the cache file when that file is
+    readable and valid — with one warning. Opening, creating and discarding a store file happen
+    under a lock file, so concurrent indexers of one root never see it half made.
+
+    What was discarded or fell back is said once: :meth:`take_notes`.
+    """
 
     def __init__(self, root: Path, version: str, directory: Path | None = None):
         directory = directory or cache_root()
@@ -67,40 +95,157 @@ class Store:
         self.path = directory / f"{root.name or 'root'}-{key}" / "index.sqlite"
         self.version = version
         self.root = str(root)
+        self.in_memory = False
+        self.notes: list[str] = []
         self.discarded_reason: str | None = None
-        self._db = self._open()
+        try:
+            self._db = self._open()
+        except (OSError, sqlite3.Error) as error:
+            self._db = self._memory(error)
 
+    # ------------------------------------------------------------------ opening
     def _open(self) -> sqlite3.Connection:
         self.path.parent.mkdir(parents=True, exist_ok=True)
-        try:
-            db = self._connect()
-            row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-            root = db.execute("SELECT value FROM meta WHERE key = 'root'").fetchone()
-            if row is None or row[0] != self.version or root is None or root[0] != self.root:
-                if row is not None:
-                    self.discarded_reason = "index built by another version"
-                db.close()
+        if self.path.is_dir():
+            raise IsADirectoryError(f"{self.path} is a directory")
+        with self._locked():
+            db = None
+            try:
+                db = self._connect(str(self.path))
+                version, root = self._meta(db)
+                if version != self.version or root != self.root:
+                    if version is not None:
+                        self._note("index built by another version discarded" if root == self.root
+                                   else "index of another root discarded")
+                    elif self._has_rows(db):
+                        self._note("index without its version record discarded")
+                    self._initialise(db)
+                return db
+            except sqlite3.DatabaseError as error:
+                if db is not None:
+                    db.close()
+                if isinstance(error, sqlite3.OperationalError) and not self._damaged(error):
+                    raise   # cannot open or write (permissions, a full disk): not the file's fault
+                self._note(f"unreadable index discarded ({error})")
                 self._remove()
-                db = self._connect()
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.version,))
-                db.execute("INSERT OR REPLACE INTO meta VALUES ('root', ?)", (self.root,))
-                db.commit()
-            return db
-        except sqlite3.DatabaseError as error:
-            self.discarded_reason = f"unreadable index discarded ({error})"
-            self._remove()
-            db = self._connect()
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.version,))
-            db.execute("INSERT OR REPLACE INTO meta VALUES ('root', ?)", (self.root,))
-            db.commit()
-            return db
+                db = self._connect(str(self.path))
+                self._initialise(db)
+                return db
 
-    def _connect(self) -> sqlite3.Connection:
-        db = sqlite3.connect(self.path, check_same_thread=False, isolation_level="DEFERRED")
-        db.execute("PRAGMA journal_mode=WAL")
-        db.execute("PRAGMA synchronous=NORMAL")
-        db.executescript(_SCHEMA)
+    @staticmethod
+    def _damaged(error: sqlite3.Error) -> bool:
+        text = str(error).lower()
+        return any(s in text for s in ("malformed", "not a database", "no such table", "no such column",
+                                       "has no column", "corrupt", "file is encrypted"))
+
+    def _connect(self, target: str, **options) -> sqlite3.Connection:
+        db = sqlite3.connect(target, timeout=30, check_same_thread=False, isolation_level="DEFERRED", **options)
+        if target != ":memory:":
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("PRAGMA synchronous=NORMAL")
         return db
+
+    @staticmethod
+    def _has_rows(db: sqlite3.Connection) -> bool:
+        try:
+            return db.execute("SELECT 1 FROM files LIMIT 1").fetchone() is not None
+        except sqlite3.OperationalError:
+            return False
+
+    @staticmethod
+    def _meta(db: sqlite3.Connection) -> tuple[str | None, str | None]:
+        try:
+            rows = dict(db.execute("SELECT key, value FROM meta WHERE key IN ('version', 'root')").fetchall())
+        except sqlite3.OperationalError as error:
+            if "no such table" in str(error):
+                return None, None
+            raise
+        return rows.get("version"), rows.get("root")
+
+    def _initialise(self, db: sqlite3.Connection) -> None:
+        """Empty tables of this version, made in one transaction (a reader sees all or nothing)."""
+        db.isolation_level = None
+        try:
+            db.execute("BEGIN IMMEDIATE")
+            try:
+                db.execute("DROP TABLE IF EXISTS files")
+                db.execute("DROP TABLE IF EXISTS meta")
+                for statement in _SCHEMA.split(";"):
+                    if statement.strip():
+                        db.execute(statement)
+                db.executemany("INSERT INTO meta VALUES (?, ?)", [("version", self.version), ("root", self.root)])
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                raise
+        finally:
+            db.isolation_level = "DEFERRED"
+
+    @contextlib.contextmanager
+    def _locked(self):
+        """An exclusive lock file beside the store (POSIX ``flock``; elsewhere, no lock)."""
+        try:
+            import fcntl
+        except ImportError:  # pragma: no cover - Windows
+            yield
+            return
+        with open(self.path.parent / "index.lock", "a+b") as handle:
+            fcntl.flock(handle, fcntl.LOCK_EX)
+            try:
+                yield
+            finally:
+                fcntl.flock(handle, fcntl.LOCK_UN)
+
+    def _memory(self, error: BaseException) -> sqlite3.Connection:
+        """An in-memory store: a copy of the cache file when it is readable and valid, else empty."""
+        self.in_memory = True
+        db = self._connect(":memory:")
+        copied = False
+        try:
+            if self.path.is_file():
+                source = sqlite3.connect(f"{self.path.as_uri()}?mode=ro&immutable=1", uri=True)
+                try:
+                    if self._meta(source) == (self.version, self.root):
+                        source.backup(db)
+                        copied = True
+                finally:
+                    source.close()
+        except (OSError, sqlite3.Error, ValueError):
+            copied = False
+        if not copied:
+            self._initialise(db)
+        reason = getattr(error, "strerror", None) or str(error)
+        message = (f"cache {self.path} unusable ({type(error).__name__}: {reason}): using an in-memory index"
+                   + (" (copied from the read-only cache)" if copied else "") + " for this session")
+        log.warning("jupyter_codetrace: %s", message)
+        self._note(message)
+        return db
+
+    def _note(self, message: str) -> None:
+        self.notes.append(message)
+        if self.discarded_reason is None:
+            self.discarded_reason = message
+
+    def take_notes(self) -> str | None:
+        """What was discarded or fell back since the last call (said once), or None."""
+        notes, self.notes = self.notes, []
+        return "; ".join(dict.fromkeys(notes)) if notes else None
+
+    def reset(self, reason: str) -> None:
+        """Discard every row (the store failed while in use): start again empty."""
+        self._note(reason)
+        self.close()
+        if self.in_memory:
+            self._db = self._connect(":memory:")
+            self._initialise(self._db)
+            return
+        try:
+            with self._locked():
+                self._remove()
+                self._db = self._connect(str(self.path))
+                self._initialise(self._db)
+        except (OSError, sqlite3.Error) as error:
+            self._db = self._memory(error)
 
     def _remove(self) -> None:
         for suffix in ("", "-wal", "-shm"):
@@ -109,39 +254,69 @@ class Store:
             except FileNotFoundError:
                 pass
 
+    # ------------------------------------------------------------------ rows
     def records(self) -> list[tuple[FileRecord, bytes]]:
-        """Every stored file with its names blob (the cross-file name index is built from these)."""
+        """Every stored file with its names blob (the cross-file name index is built from these).
+        Rows failing their checksum are deleted and left out: their files are indexed again."""
         try:
-            rows = self._db.execute("SELECT path, language, size, mtime_ns, digest, names FROM files").fetchall()
+            rows = self._db.execute(
+                "SELECT path, language, size, mtime_ns, digest, names, names_sum FROM files").fetchall()
         except sqlite3.DatabaseError as error:
             raise CacheError(str(error)) from error
-        return [(FileRecord(*row[:5]), row[5]) for row in rows]
+        good, bad = [], []
+        for row in rows:
+            record = FileRecord(*row[:5])
+            if isinstance(row[5], bytes) and checksum(record.path, record.language, record.digest, row[5]) == row[6]:
+                good.append((record, row[5]))
+            else:
+                bad.append(str(row[0]))
+        if bad:
+            self._note(_dropped(bad))
+            self.delete(bad)
+        return good
 
     def load(self, path: str) -> FileFacts | None:
         try:
-            row = self._db.execute("SELECT facts FROM files WHERE path = ?", (path,)).fetchone()
-            return FileFacts.from_rows(decode(row[0])) if row else None
-        except (sqlite3.DatabaseError, zlib.error, pickle.UnpicklingError, EOFError, TypeError, ValueError) as error:
+            row = self._db.execute("SELECT language, digest, facts, facts_sum FROM files WHERE path = ?",
+                                   (path,)).fetchone()
+            if row is None:
+                return None
+            language, digest, blob, expected = row
+            if not isinstance(blob, bytes) or checksum(path, language, digest, blob) != expected:
+                self._note(_dropped([path]))
+                raise CacheError(f"{path}: checksum mismatch")
+            facts = FileFacts.from_rows(decode(blob))
+            if facts.path != path:
+                raise CacheError(f"{path}: facts of {facts.path}")
+            return facts
+        except (sqlite3.DatabaseError, zlib.error, pickle.UnpicklingError, EOFError, TypeError, ValueError,
+                AttributeError, IndexError) as error:
             raise CacheError(f"{path}: {error}") from error
 
     def save_many(self, items: list[tuple[FileRecord, bytes, bytes]]) -> None:
         """Store (record, names blob, facts blob) rows in one transaction."""
-        with self._db:
-            self._db.executemany(
-                "INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?)",
-                [(r.path, r.language, r.size, r.mtime_ns, r.digest, names, facts) for r, names, facts in items],
-            )
+        self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(r.path, r.language, r.size, r.mtime_ns, r.digest, names, facts,
+                      checksum(r.path, r.language, r.digest, names), checksum(r.path, r.language, r.digest, facts))
+                     for r, names, facts in items])
 
     def touch(self, record: FileRecord) -> None:
-        with self._db:
-            self._db.execute("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
-                             (record.size, record.mtime_ns, record.path))
+        self._write("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",
+                    [(record.size, record.mtime_ns, record.path)])
 
     def delete(self, paths: list[str]) -> None:
-        with self._db:
-            self._db.executemany("DELETE FROM files WHERE path = ?", [(p,) for p in paths])
+        self._write("DELETE FROM files WHERE path = ?", [(p,) for p in paths])
+
+    def _write(self, statement: str, rows: list[tuple]) -> None:
+        try:
+            with self._db:
+                self._db.executemany(statement, rows)
+        except sqlite3.DatabaseError as error:
+            raise CacheError(str(error)) from error
 
     def size_bytes(self) -> int:
+        if self.in_memory:
+            return 0
         return sum(os.path.getsize(f"{self.path}{s}") for s in ("", "-wal") if os.path.exists(f"{self.path}{s}"))
 
     def close(self) -> None:
@@ -149,3 +324,8 @@ class Store:
             self._db.close()
         except sqlite3.Error:
             pass
+
+
+def _dropped(paths: list[str]) -> str:
+    shown = ", ".join(sorted(paths)[:5]) + (f" and {len(paths) - 5} more" if len(paths) > 5 else "")
+    return f"{len(paths)} cached row{'s' if len(paths) != 1 else ''} failed their checksum and were indexed again: {shown}"
