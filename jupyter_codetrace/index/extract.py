@@ -766,7 +766,7 @@ class _Extraction:
         module_nodes = caps.get("import.module")
         module = _unquote(self.text(module_nodes[0])) if module_nodes else ""
         line, column = self.point(statement)
-        first_line = self.text(statement).splitlines()[0].strip() if statement.end_byte > statement.start_byte else ""
+        first_line = _one_line(self.text(statement))
         local_node = None
         name = None
         name_node = None
@@ -807,7 +807,7 @@ class _Extraction:
         module_nodes = caps.get("export.module")
         module = _unquote(self.text(module_nodes[0])) if module_nodes else None
         line, column = self.point(anchor)
-        statement = self.text(anchor).splitlines()[0].strip()[:300] if anchor.end_byte > anchor.start_byte else ""
+        statement = _one_line(self.text(anchor))[:300]
         if "export.namespace" in caps:
             node = caps["export.namespace"][0]
             line, column = self.point(node)
@@ -895,6 +895,15 @@ def _merge(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:
 def _inside(regions: list[tuple[int, int]], starts: list[int], position: int) -> bool:
     i = bisect_right(starts, position) - 1
     return i >= 0 and regions[i][0] <= position < regions[i][1]
+
+
+def _one_line(statement: str) -> str:
+    """A statement as one line: `import {\n  a,\n  b,\n} from "m"` → `import {a, b} from "m"`."""
+    if "\n" not in statement.strip():
+        return statement.strip()
+    text = _collapse(statement)
+    text = re.sub(r"([({\[]) ", r"\1", text)
+    return re.sub(r",? ([)}\]])", r"\1", text)
 
 
 def _collapse(text: str) -> str:
