@@ -134,6 +134,8 @@ class ValueFlow:
                 if caller is None:
                     continue
                 refs = caller.facts.references
+                # a holder here can hold the function only if this file names it as a value
+                held_here = name in self._value_names(path)
                 for ref_index, passed in caller.facts.call_arguments:
                     token = _argument(passed, d.name, position)
                     if token is None:
@@ -141,7 +143,7 @@ class ValueFlow:
                     if refs[ref_index].name != name:
                         # `alias = f; alias(x)`: a variable or parameter holding the function,
                         # in a file that names it (where its value can come from)
-                        if refs[ref_index].name not in names and self._holds(path, ref_index, function) \
+                        if held_here and refs[ref_index].name not in names and self._holds(path, ref_index, function) \
                                 and (path, token) not in found and len(found) < MAX_VALUES:
                             found.append((path, token))
                         continue
@@ -154,6 +156,16 @@ class ValueFlow:
                     if (path, token) not in found and len(found) < MAX_VALUES:
                         found.append((path, token))
         return found
+
+    def _value_names(self, path: str) -> frozenset[str]:
+        """Names a file reads as values (not only calls): where a function can flow into a variable."""
+        key = ("value_names", path)
+        names = self.resolver.memo.get(key)
+        if names is None:
+            view = self.resolver.view(path)
+            names = self.resolver.memo[key] = frozenset(
+                r.name for r in view.facts.references if r.usage == "read") if view else frozenset()
+        return names
 
     def _holds(self, path: str, ref_index: int, function: Symbol) -> bool:
         view = self.resolver.view(path)

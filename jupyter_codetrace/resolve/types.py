@@ -12,7 +12,7 @@ from .base import CLASS_KINDS, _VALUE_KINDS, _CALLABLE_KINDS, _MAX_DEPTH, Symbol
 
 __all__ = ["TypeInference", "literal_item"]
 
-_MAX_CALLER_FILES = 40   # files using a function's name, beyond which its callers are not read for types
+_MAX_CALLER_FILES = 8   # files using a function's name, beyond which its callers are not read for types
 
 
 def _narrowed(facts, ref):
