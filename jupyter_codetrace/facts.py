@@ -11,7 +11,8 @@ reference *i*, ``("n", i)`` a ``new`` of reference *i*, ``("b",)`` a literal of 
 ``("x",)`` an object literal of no known type, ``("d", i)`` definition *i* itself (the
 function a decorator is called with), ``("k", key, t, …)`` a literal dict (keys are
 ints or double-quoted strings, None when not literal), ``("s", t, key)`` the item of ``t`` at
-a literal position or key (`t[0]`, `t["a"]`, a destructured `a, b = t`).
+a literal position or key (`t[0]`, `t["a"]`), ``("u", t, k)`` what a destructuring binds at
+position k (`a, b = t`: unlike `t[k]`, not typed by a `list[X]` annotation of t).
 """
 
 from __future__ import annotations

@@ -279,7 +279,7 @@ def _token_name(refs, token) -> tuple:
     stack = [token]
     while stack and len(out) < _TOKEN_NAME_LIMIT:
         token = stack.pop()
-        if isinstance(token, tuple) and token and token[0] in ("o", "e", "s", "w", "k"):
+        if isinstance(token, tuple) and token and token[0] in ("o", "e", "s", "u", "w", "k"):
             out.append((token[0], len(token) - 1))
             stack.extend(reversed(token[1:]))
         elif not isinstance(token, tuple) or len(token) != 2 or not isinstance(token[1], int) \

@@ -664,7 +664,7 @@ class _Extraction:
             steps.append("*" if star else position)
             node, star = parent, False
         for step in reversed(steps):
-            token = ("e", ("s", token)) if step == "*" else ("s", token, step)
+            token = ("e", ("s", token)) if step == "*" else ("u", token, step)
         return token
 
     def _is_splat(self, node) -> bool:

@@ -57,7 +57,7 @@ class ValueFlow:
         if kind == "o":
             for alternative in token[1:]:
                 _extend(found, self.values(path, alternative, depth + 1))
-        elif kind == "s":
+        elif kind in ("s", "u"):
             key = token[2] if len(token) > 2 else None
             for item_path, item in self.items(path, token[1], depth + 1, key):
                 _extend(found, self.values(item_path, item, depth + 1))
@@ -219,7 +219,7 @@ class ValueFlow:
         if kind == "o":
             for alternative in token[1:]:
                 found += self.items(path, alternative, depth + 1, key)
-        elif kind == "s":  # an item of an item (`table[0][1]`)
+        elif kind in ("s", "u"):  # an item of an item (`table[0][1]`, `a, (b, c) = …`)
             inner_key = token[2] if len(token) > 2 else None
             for item_path, item in self.items(path, token[1], depth + 1, inner_key):
                 found += self.items(item_path, item, depth + 1, key)

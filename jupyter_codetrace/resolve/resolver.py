@@ -140,8 +140,8 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         recursing once per link (a RecursionError thousands of links deep)."""
         refs = self.view(path).facts.references
         chain, token = [], refs[ref_index].receiver
-        while isinstance(token, tuple) and len(token) == 2:
-            if token[0] in ("s", "w"):
+        while isinstance(token, tuple) and len(token) >= 2:
+            if token[0] in ("s", "u", "w"):  # an item (at a key), what `with` enters
                 token = token[1]
             elif token[0] in ("r", "n", "c") and isinstance(token[1], int) and 0 <= token[1] < len(refs) \
                     and (path, token[1]) not in self._resolved:

@@ -62,9 +62,13 @@ class TypeInference:
             return None
         if token == ("b",):
             return InferredType("builtin")
-        if token[0] == "s" and len(token) == 3:  # the item at a position: known in a literal only
+        if token[0] == "u":  # unpacked at a position (`a, b = …`): known from a literal only
             item = literal_item(token[1], token[2])
             return self.infer(path, item, depth + 1) if item is not None else None
+        if token[0] == "s" and len(token) == 3:  # `x[0]`, `d["a"]`: that item of a literal …
+            item = literal_item(token[1], token[2])
+            if item is not None:
+                return self.infer(path, item, depth + 1)
         if token[0] == "s":
             # An item of a container typed `list[Row]` / `dict[str, Row]`: annotations are read
             # for the first project class they name, so the container's type is its items' type.
