@@ -24,6 +24,7 @@ from typing_extensions import NotRequired, TypedDict
 from . import __version__
 from .errors import CodetraceError, InvalidRequest
 from .mcp_budget import TEXT_BUDGET, fit_structured, fit_text
+from .render.text import plural
 
 if typing.TYPE_CHECKING:
     from .project import Project
@@ -167,7 +168,7 @@ class _Tools:
         result = self.call(self.project.find_references, None, path, line, character, include_declaration)
         if not result.found:
             return _text_result(_not_found_text(result), result.to_dict())
-        lines = [f"status: found", f"count: {result.count} references in {result.files} files",
+        lines = [f"status: found", f"count: {plural(result.count, 'reference')} in {plural(result.files, 'file')}",
                  f"definition: {result.definition.file}:{result.definition.line}:{result.definition.column}", ""]
         for ref in result.references[:_MAX_REFERENCES]:
             lines.append(f"{ref.file}:{ref.line}:{ref.column} [{ref.usage}{', test' if ref.test else ''}] {ref.context}")

@@ -6,6 +6,8 @@ from __future__ import annotations
 
 from html import escape
 
+from .text import plural
+
 __all__ = ["trace_html", "references_html", "graph_markdown"]
 
 _STYLE = ("<style>.ct-badge{display:inline-block;padding:0 .4em;margin-right:.3em;border-radius:.6em;"
@@ -68,7 +70,7 @@ def trace_html(result) -> str:
             f"<li><code>{escape(entry['file'])}</code> {test if entry['test'] else ''}"
             + "".join(f"<span class='ct-badge'>{escape(u)}</span>" for u in entry["usages"]) + "</li>"
             for entry in refs["byFile"])
-        parts.append(f"<details open><summary><b>References</b> ({refs['total']} in {refs['files']} files)</summary>"
+        parts.append(f"<details open><summary><b>References</b> ({refs['total']} in {plural(refs['files'], 'file')})</summary>"
                      f"<ul>{rows}</ul></details>")
     if result.types is not None:
         h = result.types["hierarchy"]
@@ -87,7 +89,7 @@ def references_html(result) -> str:
     for ref in result.references:
         by_file.setdefault(ref.file, []).append(ref)
     d = result.definition
-    parts = [_STYLE, f"<h4>References to <code>{escape(result.symbol)}</code>: {result.count} in {result.files} files</h4>"]
+    parts = [_STYLE, f"<h4>References to <code>{escape(result.symbol)}</code>: {result.count} in {plural(result.files, 'file')}</h4>"]
     if d is not None:
         parts.append(f"<div class='ct-muted'>defined at <code>{escape(_where(d.file, d.line, d.cell))}</code></div>")
     for file, refs in by_file.items():
