@@ -33,7 +33,7 @@ from IPython.core.magic_arguments import argument, magic_arguments, parse_argstr
 
 from .errors import InvalidRequest
 from .project import Project
-from .results import DefinitionResult, ReferencesResult
+from .results import DefinitionResult, ReferencesResult, library_label
 
 __all__ = ["CodetraceMagics", "load_ipython_extension", "unload_ipython_extension", "find_root"]
 
@@ -116,6 +116,9 @@ class _Session:
             return None  # nothing has run yet but the %def itself
         name = symbol.rsplit(".", 1)[-1]
         result = project.find_definition(name, _SESSION_FILE, 1, len(symbol) - len(name) + 1, cell=probe)
+        if result.found and result.library is not None:
+            # `import json` ran in a cell: `json.dumps` is the standard library's
+            return dataclasses.replace(result, message=f"Outside the project: {library_label(result.library)}.")
         if not result.found or result.file != _SESSION_FILE or result.cell is None:
             return None
         return dataclasses.replace(result, file=self.labels[result.cell], cell=None, language="python",
@@ -123,7 +126,7 @@ class _Session:
 
     def references(self, symbol: str, include_declaration: bool) -> ReferencesResult | None:
         definition = self.definition(symbol)
-        if definition is None:
+        if definition is None or definition.library is not None:
             return None
         project, probe = self._sync(symbol)
         cell = self.labels.index(definition.file)
@@ -308,6 +311,15 @@ class CodetraceMagics(Magics):
                 in_session = self.session.references(args.symbol, args.include_declaration)
                 if in_session is not None:
                     return in_session
+                library = self.session.definition(args.symbol)
+                if library is not None and library.library is not None:
+                    # `json.dumps`: where the project uses the library's function
+                    result = self._run(self.project.find_references, library.name, library.file, library.line,
+                                       library.column, args.include_declaration)
+                    if result.found and args.no_tests:
+                        result = dataclasses.replace(result, references=tuple(r for r in result.references
+                                                                              if not r.test))
+                    return result
                 live = self._live(args.symbol)
                 message = trace.message if live is None else \
                     f"{args.symbol!r} is not defined in the project; it lives in the running kernel " \

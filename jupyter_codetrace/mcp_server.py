@@ -169,7 +169,7 @@ class _Tools:
         if not result.found:
             return _text_result(_not_found_text(result), result.to_dict())
         lines = [f"status: found", f"count: {plural(result.count, 'reference')} in {plural(result.files, 'file')}",
-                 f"definition: {result.definition.file}:{result.definition.line}:{result.definition.column}", ""]
+                 f"definition: {result.definition.where()}", ""]
         for ref in result.references[:_MAX_REFERENCES]:
             lines.append(f"{ref.file}:{ref.line}:{ref.column} [{ref.usage}{', test' if ref.test else ''}] {ref.context}")
         if result.count > _MAX_REFERENCES:

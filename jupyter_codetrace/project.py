@@ -25,10 +25,15 @@ class Project:
     """
 
     def __init__(self, root: str | os.PathLike, *, cache_dir: str | os.PathLike | None = None,
-                 max_file_size: int = 2_000_000, exclude: Sequence[str] = (), workers: int | None = None):
+                 max_file_size: int = 2_000_000, exclude: Sequence[str] = (), workers: int | None = None,
+                 python: str | os.PathLike | None = None):
+        """``python``: the interpreter whose import path (standard library, site-packages) names
+        from libraries resolve into; default ``$CODETRACE_PYTHON``, else the running one (in a
+        notebook: the kernel's)."""
         self.workspace = Workspace(root, max_file_size=max_file_size, exclude=exclude)
         self._index = Index(self.workspace, cache_dir=cache_dir, workers=workers)
-        self._context = queries.QueryContext(self.workspace, self._index)
+        python = python or os.environ.get("CODETRACE_PYTHON") or None
+        self._context = queries.QueryContext(self.workspace, self._index, str(python) if python else None)
 
     @property
     def root(self) -> str:

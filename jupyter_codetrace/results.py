@@ -25,6 +25,7 @@ class Location:
     kind: str | None = None
     name: str | None = None
     cell: int | None = None
+    library: dict | None = None     # as DefinitionResult.library
 
     def to_dict(self) -> dict:
         data = {"file": self.file, "line": self.line, "column": self.column}
@@ -34,7 +35,14 @@ class Location:
             data["name"] = self.name
         if self.cell is not None:
             data["cell"] = self.cell
+        if self.library is not None:
+            data["library"] = dict(self.library)
         return data
+
+    def where(self) -> str:
+        """``file:line:column``, with the library it lies in (``json/__init__.py:183:5 — stdlib 3.11``)."""
+        text = f"{self.file}:{self.line}:{self.column}"
+        return f"{text} — {library_label(self.library)}" if self.library else text
 
 
 class _Displayable:
@@ -71,6 +79,14 @@ class _Displayable:
         return self.status == "found"
 
 
+def library_label(library: dict | None) -> str | None:
+    """``stdlib 3.11``, ``networkx 3.4.2``: what a library location is, in a few words."""
+    if not library:
+        return None
+    name = "stdlib" if library.get("kind") == "stdlib" else library.get("package") or "library"
+    return f"{name} {library['version']}" if library.get("version") else name
+
+
 @dataclass(frozen=True, repr=False)
 class DefinitionResult(_Displayable):
     status: str
@@ -105,6 +121,7 @@ class DefinitionResult(_Displayable):
     candidates: tuple[dict, ...] = ()
     resolution: str | None = None
     mode_resolution: str | None = None
+    library: dict | None = None     # library code: {"kind": "stdlib"|"package", "package", "version"}
 
     def to_dict(self) -> dict:
         data = {"status": self.status, "symbol": self.symbol, "mode": self.mode}
@@ -131,6 +148,8 @@ class DefinitionResult(_Displayable):
         })
         if self.cell is not None:
             data["cell"] = self.cell
+        if self.library is not None:
+            data["library"] = dict(self.library)
         if self.message:
             data["message"] = self.message
         return data

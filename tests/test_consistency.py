@@ -46,6 +46,9 @@ def test_definition_references_and_calls_agree(root, tmp_path):
         node = nodes.get(target)
         if node is not None:
             call_targets_by_site.setdefault((file, line), set()).add((node.file, node.line))
+    external_calls_in: dict[str, set] = {}
+    for node in graph.nodes:
+        external_calls_in.setdefault(node.file, set()).update(node.external_calls)
     references_of: dict[tuple, set] = {}
     disagreements = []
     checked = 0
@@ -64,7 +67,12 @@ def test_definition_references_and_calls_agree(root, tmp_path):
         if (path, line, column) not in references_of[key]:
             disagreements.append(f"{path}:{line}:{column} {name}: definition {found.file}:{found.line} "
                                  f"does not list it among its references")
-        if usage == "call" and found.kind in _CALLABLE and not found.declaration:
+        if usage == "call" and found.kind in _CALLABLE and found.library is not None:
+            # library code is no node: the caller names it among its external calls
+            if not any(c == name or c.endswith("." + name) for c in external_calls_in.get(path, ())):
+                disagreements.append(f"{path}:{line}:{column} {name}: definition {found.file}:{found.line} "
+                                     f"({found.library['package']}) but no external call in {path} names it")
+        elif usage == "call" and found.kind in _CALLABLE and not found.declaration:
             if (found.file, found.line) not in call_targets_by_site.get((path, line), set()):
                 disagreements.append(f"{path}:{line}:{column} {name}: definition {found.file}:{found.line} "
                                      f"but no CALLS edge on that line goes there")

@@ -27,6 +27,8 @@ Words checked here:
     this usage (``declaration`` asks with ``include_declaration=True``).
 ``kind: KIND``      the definition's ``kind``.
 ``status: STATUS``  ``find_definition``'s status (``builtin``, ``unresolved`` ...).
+``library: PACKAGE [FILE]``  found in library code: PACKAGE is ``stdlib`` or the distribution /
+                    npm package (``networkx``, ``@acme/ui``), FILE the path under its import root.
 ``refs: N``         ``find_references(include_declaration=False)`` counts N references.
 
 Graph words, checked against ``call_graph()`` (edges whose site is the caret's line, from
@@ -392,6 +394,18 @@ def check_status(project, a: CaretAssertion) -> None:
         _fail(a, f"status of {a.symbol!r}: expected {a.value!r}, got {d.get('status')!r}", d)
 
 
+def check_library(project, a: CaretAssertion) -> None:
+    """``library: PACKAGE[ FILE]``: found in library code of PACKAGE (``stdlib`` for the standard
+    library), in FILE under its import root when given."""
+    d = _as_dict(project.find_definition(a.symbol, a.file, a.line, a.column))
+    package, _, file = a.value.partition(" ")
+    library = d.get("library") or {}
+    name = "stdlib" if library.get("kind") == "stdlib" else library.get("package")
+    if d.get("status") != "found" or name != package or (file and d.get("file") != file):
+        _fail(a, f"library of {a.symbol!r}: expected {a.value!r}, got status={d.get('status')!r} "
+                 f"library={library!r} file={d.get('file')!r}", d)
+
+
 def check_usage(project, a: CaretAssertion) -> None:
     include = a.value == "declaration"
     d = _as_dict(project.find_references(a.symbol, a.file, a.line, a.column, include_declaration=include))
@@ -465,6 +479,7 @@ CHECKS: dict[str, Callable[[Any, CaretAssertion], None]] = {
     "typedef": check_location,
     "kind": check_kind,
     "status": check_status,
+    "library": check_library,
     "usage": check_usage,
     "refs": check_refs,
 }

@@ -10,6 +10,9 @@ import subprocess
 import sys
 from pathlib import Path
 
+import inspect
+import textwrap
+
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.formatters import DisplayFormatter
@@ -113,10 +116,25 @@ def test_not_found_renders_did_you_mean(ip):
 def test_live_objects_outside_the_project(ip):
     ip.run_cell("import textwrap")
     outside = ip.run_line_magic("def", "textwrap.dedent")
-    assert outside.found and outside.file.endswith("textwrap.py") and "Outside the project" in outside.message
+    assert outside.found and outside.file == "textwrap.py" and outside.library["kind"] == "stdlib"
+    assert "Outside the project: stdlib" in outside.message
+    assert outside.line == inspect.getsourcelines(textwrap.dedent)[1]
     assert ip.run_line_magic("def", "len").status == "builtin"
-    refs = ip.run_line_magic("refs", "textwrap.dedent")
-    assert refs.status == "symbol_not_found" and "running kernel" in refs.message and "project only" in refs.message
+    refs = ip.run_line_magic("refs", "textwrap.dedent")   # the demo never calls it
+    assert refs.status == "found" and refs.references == () and refs.definition.file == "textwrap.py"
+    # compiled code has no source, in the engine or in the kernel
+    ip.run_cell("import math")
+    assert ip.run_line_magic("def", "math.sqrt").status == "builtin"
+
+
+def test_library_names_in_a_notebook_session(ip):
+    ip.run_cell("import json\nimport networkx as nx")
+    dumps = ip.run_line_magic("def", "json.dumps")
+    assert (dumps.file, dumps.library["package"]) == ("json/__init__.py", "python")
+    add_edge = ip.run_line_magic("def", "nx.DiGraph.add_edge")
+    assert add_edge.found and add_edge.file == "networkx/classes/digraph.py" and add_edge.kind == "method"
+    assert add_edge.library["package"] == "networkx"
+    assert "networkx/classes/digraph.py" in add_edge._repr_markdown_()
 
 
 @pytest.mark.parametrize("magic, line, words", [

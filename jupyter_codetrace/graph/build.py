@@ -238,8 +238,8 @@ class CodeGraph:
     def table(self, resolver: Resolver, path: str) -> _NodeTable | None:
         table = self._tables.get(path)
         if table is None:
-            if resolver.view(path) is None:
-                return None
+            if resolver.is_library(path) or resolver.view(path) is None:
+                return None  # library code is never a node: calls into it are external_calls
             table = self._tables[path] = _NodeTable(resolver, path)
         return table
 
@@ -437,6 +437,13 @@ class _FileEdges:
                 calls = self.fg.external_calls.setdefault(source, [])
                 if ref.name not in calls and len(calls) < 64:
                     calls.append(ref.name)
+            return
+        if self.resolver.is_library(resolution.target.path):
+            # named as the project's code names it (`networkx.DiGraph.add_edge`)
+            calls = self.fg.external_calls.setdefault(source, [])
+            name = self.resolver.library_name(resolution.target)
+            if name not in calls and len(calls) < 64:
+                calls.append(name)
             return
         target = self._target(resolution.target, constructor=True)
         if target is not None:

@@ -25,7 +25,7 @@ from typing import Callable
 
 from ..workspace import GITIGNORE, VENDORED_DIRS, VENV_MARKER, IgnoreChain, Workspace
 
-__all__ = ["SourceFile", "SkippedFile", "BinaryFile", "discover", "read_source",
+__all__ = ["SourceFile", "SkippedFile", "BinaryFile", "discover", "read_source", "decode_source",
            "BINARY_SNIFF_BYTES", "INVALID_UTF8_WARNING"]
 
 #: How much of a file is searched for a NUL byte. Git's own heuristic (``buffer_is_binary``)
@@ -275,6 +275,11 @@ def read_source(workspace: Workspace, rel: str) -> tuple[bytes, list[str]]:
     fd = os.open(path, _OPEN_FLAGS)
     with open(fd, "rb") as fh:
         data = fh.read()
+    return decode_source(data, rel)
+
+
+def decode_source(data: bytes, rel: str) -> tuple[bytes, list[str]]:
+    """``read_source``'s decoding of bytes already read (a library file, found outside the root)."""
     warnings: list[str] = []
     encoding = _wide_encoding(data)
     if encoding is not None:

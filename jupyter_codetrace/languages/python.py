@@ -47,6 +47,13 @@ def resolve_python_module(spec: str, importer: str, ctx: ModuleContext) -> list[
             found.append(base + "/")  # namespace package: a folder without __init__
         if found:
             break
+    if not found and not spec.startswith(".") and rest:
+        # a stubs-only package (PEP 561): `fastmath-stubs/` types a module with no Python source
+        for root in ctx.package_roots():
+            stub = "/".join(([root] if root else []) + [rest[0] + "-stubs"] + rest[1:])
+            for candidate in (f"{stub}.pyi", f"{stub}/__init__.pyi"):
+                if "/" in candidate and ctx.is_file(candidate):
+                    return [candidate]
     return found
 
 

@@ -13,6 +13,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 from ..errors import InvalidRequest
 from ..facts import Definition
 from ..index.indexer import Index
+from ..index.libraries import Libraries, LibraryPlace, WithLibraries, is_library_path
 from ..nesting import nesting
 from ..resolve.resolver import MEMBER_OWNER_KINDS, Resolver, Symbol
 from ..workspace import Workspace, is_test_file
@@ -49,9 +50,12 @@ def validate_position(line, column) -> tuple[int, int | None]:
 class QueryContext:
     """One project's engine state; ``fresh()`` is called at the start of every query."""
 
-    def __init__(self, workspace: Workspace, index: Index):
+    def __init__(self, workspace: Workspace, index: Index, python: str | None = None):
         self.workspace = workspace
-        self.index = index
+        # Library files (the standard library, installed packages, node_modules) are reached
+        # through resolution only, read lazily; ``self.index.files()`` stays the project's.
+        self.libraries = Libraries(workspace, python)
+        self.index = WithLibraries(index, self.libraries)
         self._resolver: Resolver | None = None
         self._generation = -1
         self.lock = threading.RLock()
@@ -68,10 +72,30 @@ class QueryContext:
         return self._resolver or self.fresh()
 
     # ------------------------------------------------------------------ files
+    def library_place(self, path: str) -> LibraryPlace | None:
+        """What a library file is (``json/__init__.py``, stdlib 3.11); None for project files."""
+        return self.libraries.place(path) if is_library_path(path) and not self.index._index.has_file(path) else None
+
+    def shown_path(self, path: str) -> str:
+        """The path a result names: root-relative, or under its import root for a library file."""
+        place = self.library_place(path)
+        return place.file if place is not None else path
+
+    def file_fields(self, path: str) -> dict:
+        """``{"file": ...}`` for a result entry, with ``"library"`` when the file is library code."""
+        place = self.library_place(path)
+        if place is None:
+            return {"file": path}
+        return {"file": place.file, "library": place.to_dict()}
+
     def file_argument(self, file, field: str = "file") -> str:
         if file is None or (isinstance(file, str) and not file.strip()):
             raise InvalidRequest(f"{field} is required", field=field)
-        return self.workspace.relative(file, field=field)
+        path = self.workspace.relative(file, field=field)
+        if not self.index.has_file(path):
+            # a library file as results name it (`json/__init__.py`): where the import path has it
+            path = self.libraries.find(path) or path
+        return path
 
     def not_indexed_message(self, path: str, symbol: str | None) -> tuple[str, tuple[dict, ...]]:
         reason = self.index.skipped_reason(path)

@@ -74,7 +74,7 @@ def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="de
         alias = _namespace_alias(ctx, path, symbol, located) if mode == "definition" else None
         if alias is not None:
             return alias
-        return _answer(ctx, symbol, mode, located.resolution)
+        return _answer(ctx, symbol, mode, located.resolution, path)
 
 
 def _namespace_alias(ctx: QueryContext, path: str, symbol: str, located: Located) -> DefinitionResult | None:
@@ -105,15 +105,21 @@ def _namespace_alias(ctx: QueryContext, path: str, symbol: str, located: Located
     )
 
 
-def _answer(ctx: QueryContext, symbol: str, mode: str, resolution: Resolution) -> DefinitionResult:
+def _answer(ctx: QueryContext, symbol: str, mode: str, resolution: Resolution,
+            path: str | None = None) -> DefinitionResult:
     resolver = ctx.resolver
-    chain = tuple({"file": f, "via": via} for f, via in resolution.resolved_from)
+    chain = tuple({**ctx.file_fields(f), "via": via} for f, via in resolution.resolved_from)
     if resolution.status == "builtin":
         return DefinitionResult("builtin", symbol, mode, "Built-in symbol (no source available)")
     if resolution.status != "found":
         where = ctx.where_defined(symbol.split(".")[-1], limit=5)
         if resolution.via:
             message = f"'{symbol}' comes from outside the project, through `{resolution.via}`."
+            importer = resolution.resolved_from[-1][0] if resolution.resolved_from else path
+            if resolution.missing and importer:
+                language = ctx.index.language_of(importer) or ""
+                note = ctx.libraries.missing_note(resolution.missing, language)
+                message += f" {note}" if note else ""
         else:
             message = f"'{symbol}' could not be resolved: no binding in scope and no definition in the project."
         if where:
@@ -440,9 +446,10 @@ def _type_definition(ctx: QueryContext, target: Symbol) -> Symbol | None:
 
 def _candidate(ctx: QueryContext, symbol: Symbol) -> dict:
     d = ctx.resolver.definition(symbol)
+    fields = ctx.file_fields(symbol.path)
     if d is None:
-        return {"file": symbol.path, "line": 1, "column": 1, "kind": "module", "name": symbol.path}
-    return {"file": symbol.path, "line": d.line, "column": d.column, "kind": d.kind,
+        return {**fields, "line": 1, "column": 1, "kind": "module", "name": fields["file"]}
+    return {**fields, "line": d.line, "column": d.column, "kind": d.kind,
             "name": ".".join(ctx.qualified_path(symbol))}
 
 
@@ -453,16 +460,19 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
     resolver = ctx.resolver
     view = resolver.view(target.path)
     language = view.facts.language if view else None
+    place = ctx.library_place(target.path)
+    file = place.file if place is not None else target.path
+    library = place.to_dict() if place is not None else None
     if target.is_module:
-        name = target.path.rsplit("/", 1)[-1]
+        name = file.rsplit("/", 1)[-1]
         lines = ctx.source_lines(target.path) if view else []
         doc = None
         return DefinitionResult(
-            "found", symbol, mode, name=name, kind="module", language=language, file=target.path,
+            "found", symbol, mode, name=name, kind="module", language=language, file=file,
             line=1, column=1, end_line=max(len(lines), 1), end_column=1, path=(name,),
-            qualified_name=target.path, code="\n".join(lines[:_CODE_LINES]) if lines else None, doc=doc,
+            qualified_name=file, code="\n".join(lines[:_CODE_LINES]) if lines else None, doc=doc,
             exported=True, resolved_from=chain, resolution=resolution, mode_resolution=mode_resolution,
-            candidates=candidates,
+            candidates=candidates, library=library,
         )
     d = resolver.definition(target)
     defs = view.facts.definitions
@@ -485,7 +495,7 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
         seen = set()
         members = tuple(m for m in members if not (m["name"] in seen or seen.add(m["name"])))
     overloads = tuple(
-        {"signature": o.signature, "line": o.line, "file": target.path}
+        {"signature": o.signature, "line": o.line, "file": file}
         for i, o in enumerate(defs)
         if i != target.index and o.name == d.name and o.scope == d.scope and o.container == d.container
         and o.kind == d.kind and (o.declaration or "overload" in " ".join(o.decorators))
@@ -494,11 +504,11 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
     _, end_line = ctx.cell_position(target.path, d.end_line)
     path = ctx.qualified_path(target)
     return DefinitionResult(
-        "found", symbol, mode, name=d.name, kind=d.kind, language=language, file=target.path,
+        "found", symbol, mode, name=d.name, kind=d.kind, language=language, file=file,
         line=line, column=d.column, end_line=end_line, end_column=d.end_column, cell=cell, path=path,
         qualified_name=".".join(path), signature=whole_tokens(d.signature) or None, parameters=parameters,
         returns=d.returns, generics=d.generics, modifiers=d.modifiers, decorators=d.decorators,
         exported=d.exported, declaration=d.declaration, doc=d.doc, code=code,
         resolved_from=chain, members=members, overloads=overloads, candidates=candidates,
-        resolution=resolution, mode_resolution=mode_resolution,
+        resolution=resolution, mode_resolution=mode_resolution, library=library,
     )

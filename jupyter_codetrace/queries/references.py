@@ -74,7 +74,9 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
         current = names.pop()
         # "*": the files with an `export *` (a barrel may re-export the name without naming it)
         barrels = ctx.index.used_in.get("*", set()) if current != "default" else set()
-        for path in sorted(set(ctx.index.used_in.get(current, ())) | barrels | {target.path}):
+        # the symbol's own file too, unless it is library code: only the project's uses count
+        own = set() if resolver.is_library(target.path) else {target.path}
+        for path in sorted(set(ctx.index.used_in.get(current, ())) | barrels | own):
             for alias in _uses_in_file(ctx, path, current, members, target, found, re_exports):
                 if alias not in queued:
                     queued.add(alias)
@@ -106,13 +108,14 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
         text = lines[d.line - 1].strip() if 0 < d.line <= len(lines) else ""
         found[(target.path, d.line, d.column)] = Reference(target.path, shown_line, d.column, "declaration",
                                                            ctx.is_test(target.path), text[:_CONTEXT_CHARS], "scope", cell)
-    ordered = tuple(found[k] for k in sorted(found))
+    ordered = tuple(found[k] for k in sorted(found) if not resolver.is_library(k[0]))
     definition = None
+    fields = ctx.file_fields(target.path)
     if d is not None:
         cell, shown_line = ctx.cell_position(target.path, d.line)
-        definition = Location(target.path, shown_line, d.column, d.kind, d.name, cell)
+        definition = Location(fields["file"], shown_line, d.column, d.kind, d.name, cell, fields.get("library"))
     else:
-        definition = Location(target.path, 1, 1, "module", name)
+        definition = Location(fields["file"], 1, 1, "module", name, library=fields.get("library"))
     return ReferencesResult("found", symbol, None, (), definition, ordered, tuple(re_exports))
 
 

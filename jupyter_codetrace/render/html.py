@@ -91,7 +91,7 @@ def references_html(result) -> str:
     d = result.definition
     parts = [_STYLE, f"<h4>References to <code>{escape(result.symbol)}</code>: {result.count} in {plural(result.files, 'file')}</h4>"]
     if d is not None:
-        parts.append(f"<div class='ct-muted'>defined at <code>{escape(_where(d.file, d.line, d.cell))}</code></div>")
+        parts.append(f"<div class='ct-muted'>defined at <code>{escape(d.where() if d.library else _where(d.file, d.line, d.cell))}</code></div>")
     for file, refs in by_file.items():
         test = " <span class='ct-badge ct-test'>test</span>" if refs[0].test else ""
         rows = "".join(

@@ -3,7 +3,7 @@ the code, type, signature and export status; references grouped by file."""
 
 from __future__ import annotations
 
-from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
+from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult, library_label
 from .text import plural
 
 __all__ = ["render", "fence_language"]
@@ -51,6 +51,9 @@ def _not_found(title: str, result) -> str:
 def _location(result) -> str:
     if result.cell is not None:
         return f"{result.file} cell {result.cell}, line {result.line}:{result.column}"
+    library = getattr(result, "library", None)
+    if library:
+        return f"{result.file}:{result.line}:{result.column}` — `{library_label(library)}"
     return f"{result.file}:{result.line}:{result.column}"
 
 

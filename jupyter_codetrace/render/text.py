@@ -2,7 +2,7 @@
 
 from __future__ import annotations
 
-from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
+from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult, library_label
 
 __all__ = ["render", "plural"]
 
@@ -39,6 +39,8 @@ def _definition(r: DefinitionResult) -> str:
     if r.status != "found":
         return _not_found(r)
     where = f"{r.file}:{r.line}:{r.column}" if r.cell is None else f"{r.file} cell {r.cell}:{r.line}:{r.column}"
+    if r.library:
+        where += f" — {library_label(r.library)}"
     lines = [f"Definition for {r.name}:", "", f"Defined in: {where}", ""]
     if r.code:
         lines += [r.code, ""]
@@ -58,7 +60,7 @@ def _references(r: ReferencesResult) -> str:
     if r.status != "found":
         return _not_found(r)
     lines = [f"References to {r.symbol}: {r.count} in {plural(r.files, 'file')} "
-             f"(defined at {r.definition.file}:{r.definition.line}:{r.definition.column})"]
+             f"(defined at {r.definition.where()})"]
     for ref in r.references:
         lines.append(f"{ref.file}:{ref.line}:{ref.column} [{ref.usage}{', test' if ref.test else ''}] {ref.context}")
     return "\n".join(lines) + "\n"

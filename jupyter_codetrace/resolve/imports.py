@@ -25,7 +25,7 @@ class ImportLookup:
             module = imp.module.split(".")[0]
         targets = self._modules(module, path, view.facts.language)
         if not targets:
-            return Resolution("unresolved", via=imp.statement)
+            return Resolution("unresolved", via=imp.statement, missing=module)
         if imp.kind in ("dotted", "module", "namespace"):
             return Resolution("found", Symbol(targets[0].rstrip("/")), "import", resolved_from=[step])
         name = "default" if imp.kind == "default" else imp.name
@@ -37,7 +37,7 @@ class ImportLookup:
                 return found.with_chain(step)
             if found.status in ("builtin", "unresolved"):
                 return Resolution(found.status, via=found.via or imp.statement,
-                                  resolved_from=[step] + found.resolved_from)
+                                  resolved_from=[step] + found.resolved_from, missing=found.missing)
         return Resolution("unresolved", via=imp.statement, resolved_from=[step])
 
     def module_member(self, module_path: str, name: str, depth: int = 0, star: bool = False) -> Resolution:
@@ -60,7 +60,7 @@ class ImportLookup:
                         found = self.module_member(target, export.name, depth + 1)
                         if found.status == "found" and found.target is not None:
                             return found.with_chain(step)
-                    return Resolution("unresolved", via=export.statement)
+                    return Resolution("unresolved", via=export.statement, missing=export.module)
                 found = self.resolve_name(module_path, 0, export.name, _END, depth + 1)
                 if found.status == "found" and found.kind == "scope":
                     return Resolution("found", found.target, "import")
@@ -87,6 +87,7 @@ class ImportLookup:
                         return Resolution("found", typed.symbol, "import")
         entries = view.bindings.get(0, {}).get(name)
         if entries:
+            outside = None
             for entry in reversed(entries):  # what the module ends up binding
                 if entry[1] == "i" or spec.top_level_is_exported or facts.definitions[entry[2]].exported:
                     if entry[1] == "i" and module_path in self._modules(
@@ -95,7 +96,14 @@ class ImportLookup:
                     found = self._binding(module_path, entry, depth + 1, "scope")
                     if found.status == "found" and found.target is None:
                         continue  # a binding that leads nowhere (`from .me import X` in me.py): an earlier one counts
+                    if found.status == "unresolved" and entry[1] == "i":
+                        # `try: from _collections import OrderedDict` over a class written in Python:
+                        # the compiled module has no source, the fallback definition does
+                        outside = outside or found
+                        continue
                     return found if found.kind != "scope" else Resolution("found", found.target, "import")
+            if outside is not None:
+                return outside
         for export in facts.exports:
             if export.kind == "star" and export.module:
                 for target in self._modules(export.module, module_path, facts.language):

@@ -8,6 +8,7 @@ config files' contents, and the Python package roots.
 from __future__ import annotations
 
 import json
+import os
 import posixpath
 
 from ..languages import by_name
@@ -28,6 +29,7 @@ class ProjectModules:
         self._cache: dict[tuple[str, str, str], list[str]] = {}
         self._by_basename: dict[str, list[str]] | None = None
         self._by_folder: dict[str, list[str]] | None = None
+        self._subfolders: dict[str, list[str]] | None = None
 
     # ---- ModuleContext ------------------------------------------------------------------
     def is_file(self, rel: str) -> bool:
@@ -38,8 +40,12 @@ class ProjectModules:
 
     def read_text(self, rel: str) -> str | None:
         if rel not in self._text:
+            libraries = getattr(self.index, "libraries", None)
             try:
-                self._text[rel] = self.workspace.absolute(rel).read_text(encoding="utf-8", errors="replace")
+                absolute = libraries.absolute(rel) if libraries is not None else None
+                absolute = absolute if absolute is not None else self.workspace.absolute(rel)
+                with open(absolute, encoding="utf-8", errors="replace") as fh:
+                    self._text[rel] = fh.read()
             except (OSError, ValueError):
                 self._text[rel] = None
         return self._text[rel]
@@ -69,6 +75,9 @@ class ProjectModules:
                     package, parent = parent, posixpath.dirname(parent)
                 roots.add(parent)
             self._roots = sorted(roots, key=lambda r: (r != "", r != "src", r))
+            libraries = getattr(self.index, "libraries", None)
+            if libraries is not None:  # after the project's own: the interpreter's import path
+                self._roots += libraries.root_keys()
         return self._roots
 
     def files_named(self, basename: str) -> list[str]:
@@ -88,6 +97,39 @@ class ProjectModules:
                 table.setdefault(posixpath.dirname(path), []).append(path)
             self._by_folder = table
         return self._by_folder.get(folder.strip("/"), [])
+
+    def folders_in(self, folder: str) -> list[str]:
+        """Indexed folders directly inside ``folder`` (TS/JS workspace globs such as
+        ``packages/*`` expand over them)."""
+        if self._subfolders is None:
+            table: dict[str, set[str]] = {}
+            for path in self.index.files():
+                child = posixpath.dirname(path)
+                while child:
+                    parent = posixpath.dirname(child)
+                    known = table.setdefault(parent, set())
+                    if child in known:
+                        break
+                    known.add(child)
+                    child = parent
+            self._subfolders = {k: sorted(v) for k, v in table.items()}
+        return self._subfolders.get(folder.strip("/"), [])
+
+    def project_path(self, rel: str) -> str | None:
+        """The project folder or file ``rel`` really is when a symlink leads it back into the
+        root (``node_modules/@acme/core`` linked to ``packages/core``); None when ``rel`` is no
+        such link, or leads outside the root or into ignored (library) code."""
+        root = os.path.realpath(self.workspace.root)
+        try:
+            real = os.path.realpath(os.path.join(root, *rel.split("/")))
+        except (OSError, ValueError):
+            return None
+        if not real.startswith(root + os.sep):
+            return None
+        inside = os.path.relpath(real, root).replace(os.sep, "/")
+        if inside == rel or "node_modules" in inside.split("/"):
+            return None
+        return inside if self.index.has_dir(inside) or self.index.has_file(inside) else None
 
     # ---- resolution -------------------------------------------------------------------
     def resolve(self, spec: str, importer: str, language: str) -> list[str]:

@@ -12,6 +12,7 @@ exports), ``members`` (members and the MRO), ``types`` (types of expressions), `
 from __future__ import annotations
 
 from ..languages import by_name
+from ..nesting import nesting
 from .base import (
     CLASS_KINDS, FileView, MEMBER_OWNER_KINDS, Recording, Resolution, Symbol, _MERGED_KINDS,
     _NO_VIEW, _UNKNOWN, _VALUE_KINDS,
@@ -28,6 +29,14 @@ from .types import TypeInference
 _MAX_NESTING = 64
 
 __all__ = ["Resolver", "Resolution", "Symbol", "CLASS_KINDS", "MEMBER_OWNER_KINDS"]
+
+
+def _outermost(facts, index: int) -> int:
+    """The top-level definition that holds definition ``index`` (itself when top-level)."""
+    seen = 0
+    while facts.definitions[index].container >= 0 and seen < 256:
+        index, seen = facts.definitions[index].container, seen + 1
+    return index
 
 
 class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandidates):
@@ -56,6 +65,30 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._same_name: dict[tuple[str, bool], list[Symbol]] = {}
         self._extensions: dict[Symbol, dict[str, Symbol]] = {}
         self.memo: dict = {}   # later stages' per-generation caches (the graph's name sets)
+
+    def is_library(self, path: str) -> bool:
+        """A file reached outside the project (standard library, installed package, node_modules)."""
+        check = getattr(self.index, "is_library", None)
+        return bool(check and check(path))
+
+    def library_name(self, symbol: Symbol) -> str:
+        """How code outside a library names its symbol: ``json.dumps``, ``networkx.DiGraph.add_edge``
+        (the package's public name when its top module re-exports the symbol, else the module's)."""
+        view = self.view(symbol.path)
+        names = nesting(view.facts, symbol.index) if view is not None and not symbol.is_module else ()
+        place = self.index.libraries.place(symbol.path) if self.is_library(symbol.path) else None
+        if place is not None and view is not None and view.facts.language != "python":
+            return ".".join((place.package,) + names)
+        module = view.spec.module_name(symbol.path, self.modules) if view is not None else symbol.path
+        top = module.split(".", 1)[0]
+        if names and top != module:
+            for init in self.modules.resolve(top, symbol.path, "python"):
+                found = self.module_member(init, names[0])
+                head = Symbol(symbol.path, _outermost(view.facts, symbol.index))
+                if found.status == "found" and found.target == head:
+                    module = top
+                    break
+        return ".".join((module,) + names)
 
     def recording(self) -> "Recording":
         """``with resolver.recording() as read:`` collects what resolutions inside it read."""
@@ -169,4 +202,12 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         owner = self.infer(path, ref.receiver, depth + 1)
         if owner is None and ref.receiver is not None and ref.receiver[0] in ("p", "x"):
             return Resolution("unresolved")  # a key of an object literal whose parameter type is unknown
-        return self._member_of(owner, ref.name, path, depth)
+        found = self._member_of(owner, ref.name, path, depth)
+        if owner is None and found.status != "found" and ref.receiver[0] in ("r", "n") \
+                and isinstance(ref.receiver[1], int):
+            # `math.sqrt`, `np.array`: the receiver came through an import that leads outside
+            receiver = self.resolve_reference(path, ref.receiver[1])
+            if receiver.status == "unresolved" and receiver.via:
+                return Resolution("unresolved", via=receiver.via, resolved_from=receiver.resolved_from,
+                                  missing=receiver.missing)
+        return found

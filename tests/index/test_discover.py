@@ -260,5 +260,5 @@ def test_read_source_refuses_paths_out_of_the_root(repo: Path):
 
 def test_public_names():
     assert set(discover_module.__all__) == {"SourceFile", "SkippedFile", "BinaryFile", "discover",
-                                            "read_source", "BINARY_SNIFF_BYTES",
+                                            "read_source", "decode_source", "BINARY_SNIFF_BYTES",
                                             "INVALID_UTF8_WARNING"}
