@@ -35,16 +35,12 @@ def _cache_file() -> Path:
 
 def _fingerprint() -> str:
     """What the recorded answers depend on besides the request: the SDK and this package's tools."""
-    from importlib.metadata import PackageNotFoundError, version
-
     from . import __version__
+    from .installed import installed_version
 
     digest = hashlib.sha256(__version__.encode())
-    for name in ("mcp", "mcp-types"):
-        try:
-            digest.update(version(name).encode())
-        except PackageNotFoundError:
-            pass
+    for module, name in (("mcp", "mcp"), ("mcp_types", "mcp-types")):
+        digest.update((installed_version(module, name) or "").encode())
     here = Path(__file__).resolve().parent
     for source in ("mcp_server.py", "mcp_front.py"):
         digest.update((here / source).read_bytes())

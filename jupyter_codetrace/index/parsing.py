@@ -2,30 +2,46 @@
 
 ``tree-sitter-language-pack`` is pinned to 0.13.0 because 1.x downloads grammars at first use,
 which fails offline; keeping every call here lets the pin move in one place.
+
+Nothing is loaded before it is needed: tree-sitter and the pack are imported at the first parse
+or query, a grammar when a file of its language is first parsed, and a language's query is
+compiled (``tree_sitter.Query``: 5–260 ms per language, about 1.2 s for all of them) when its
+facts are first extracted. A process answering from stored facts loads none of it.
 """
 
 from __future__ import annotations
 
 from functools import lru_cache
-
-import tree_sitter
-import tree_sitter_language_pack
+from typing import TYPE_CHECKING
 
 from ..languages.spec import LanguageSpec
 
+if TYPE_CHECKING:
+    import tree_sitter
+
 __all__ = ["parse", "query_for", "run_query", "pattern_captures", "compile_query", "capture_names", "grammar_version", "Tree", "Node", "RecoveredTree"]
 
-Tree = tree_sitter.Tree
-Node = tree_sitter.Node
+
+def __getattr__(name: str):
+    # ``Tree`` and ``Node`` name tree-sitter's classes without importing it with this module.
+    if name in ("Tree", "Node"):
+        import tree_sitter
+
+        return getattr(tree_sitter, name)
+    raise AttributeError(f"module {__name__!r} has no attribute {name!r}")
 
 
 @lru_cache(maxsize=None)
 def _parser(grammar: str) -> tree_sitter.Parser:
+    import tree_sitter_language_pack
+
     return tree_sitter_language_pack.get_parser(grammar)
 
 
 @lru_cache(maxsize=None)
 def _language(grammar: str) -> tree_sitter.Language:
+    import tree_sitter_language_pack
+
     return tree_sitter_language_pack.get_language(grammar)
 
 
@@ -164,13 +180,17 @@ def query_for(spec: LanguageSpec) -> tree_sitter.Query:
 
 
 def compile_query(grammar: str, text: str) -> tree_sitter.Query:
-    return tree_sitter.Query(_language(grammar), text)
+    from tree_sitter import Query
+
+    return Query(_language(grammar), text)
 
 
 def run_query(spec: LanguageSpec, root: tree_sitter.Node) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
+    from tree_sitter import QueryCursor
+
     if isinstance(root, _ErrorRoot):
         root = root.node
-    return tree_sitter.QueryCursor(query_for(spec)).matches(root)
+    return QueryCursor(query_for(spec)).matches(root)
 
 
 def capture_names(query: tree_sitter.Query) -> list[str]:
@@ -196,7 +216,8 @@ def pattern_captures(spec: LanguageSpec) -> tuple[frozenset[str], ...]:
 
 
 def grammar_version() -> str:
-    """Identifies the grammars in use, for cache invalidation."""
-    import importlib.metadata as md
+    """Identifies the grammars in use, for cache invalidation (read without importlib.metadata)."""
+    from ..installed import installed_version
 
-    return f"ts{md.version('tree-sitter')}-pack{md.version('tree-sitter-language-pack')}"
+    return (f"ts{installed_version('tree_sitter', 'tree-sitter')}"
+            f"-pack{installed_version('tree_sitter_language_pack', 'tree-sitter-language-pack')}")
