@@ -312,3 +312,20 @@ def test_javascript_importers_resolve_packages_the_same(copy_fixture):
             ("found", "@units/measure/dist/esm/length.js", 6, "method")
         node = {n["id"]: n for n in project.call_graph().to_dict()["nodes"]}["src/legacy.mjs#show"]
         assert "@units/measure.Length.toCentimeters" in node["external_calls"]
+
+
+@pytest.mark.xfail(strict=True, reason="queries/definition.py _in_counterparts: its project-wide fallback "
+                   "(a unique same-named free function) also runs for a library declaration; it should not")
+def test_a_package_function_without_javascript_body_stays_in_its_declaration(tmp_path):
+    """`module.exports = require("./impl")`: no `wrap` in the entry's JavaScript, so the
+    definition is the `.d.ts` declaration, never the project's own function of that name."""
+    package = tmp_path / "node_modules" / "cj"
+    (package / "lib").mkdir(parents=True)
+    (tmp_path / ".gitignore").write_text("node_modules/\n")
+    (package / "package.json").write_text('{"name": "cj", "version": "1.0.0", "main": "lib/index.js"}')
+    (package / "lib" / "index.d.ts").write_text("export declare function wrap(s: string): string;\n")
+    (package / "lib" / "index.js").write_text('module.exports = require("./impl");\n')
+    (tmp_path / "a.ts").write_text('import { wrap } from "cj";\nexport const x = wrap("a");\n')
+    (tmp_path / "mine.ts").write_text("export function wrap(s: string) { return s; }\n")
+    with Project(tmp_path) as project:
+        assert _at(project, "wrap", "a.ts", 2) == ("found", "cj/lib/index.d.ts", 1, "function")
