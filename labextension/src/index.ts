@@ -4,9 +4,10 @@ import { ICommandPalette } from '@jupyterlab/apputils';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { FileEditor } from '@jupyterlab/fileeditor';
 import { NotebookPanel } from '@jupyterlab/notebook';
+import { Contents } from '@jupyterlab/services';
 import { searchIcon } from '@jupyterlab/ui-components';
 
-import { CodeTracePanel, Location } from './panel';
+import { CodeTracePanel, EditorSource, Location } from './panel';
 import { wordAt } from './view';
 
 const OPEN = 'codetrace:open';
@@ -16,30 +17,97 @@ const TRACE_POINTER = 'codetrace:trace-at-pointer';
 /** Where the last right-click happened: the context menu traces that word, not the caret's. */
 let pointer: { x: number; y: number; target: Element } | null = null;
 
-function cursorLocation(app: JupyterFrontEnd): Location | null {
+/** A traced position, and the document it is in. */
+interface Traced {
+  location: Location;
+  source: EditorSource;
+}
+
+/**
+ * The code of a document as the server indexes it: a file's text, or a notebook's cells (each
+ * code cell's source; other cells count only by their place, since they shift cell numbers).
+ */
+type Code = string[];
+
+function lines(text: string): string[] {
+  return text.split(/\r\n|\r|\n/);
+}
+
+function joined(source: unknown): string {
+  return Array.isArray(source) ? source.join('') : typeof source === 'string' ? source : '';
+}
+
+/** The saved code, from the contents service (what the server reads too). */
+function savedCode(model: Contents.IModel): Code | null {
+  if (model.type === 'notebook') {
+    const cells: any[] = model.content?.cells ?? [];
+    return cells.map(cell => (cell.cell_type === 'code' ? joined(cell.source) : `(${cell.cell_type})`));
+  }
+  return model.format === 'text' && typeof model.content === 'string' ? [model.content] : null;
+}
+
+/** The code the editor holds now, in the same shape. */
+function currentCode(widget: any): Code {
+  if (widget instanceof NotebookPanel) {
+    return widget.content.widgets.map(cell =>
+      cell.model.type === 'code' ? cell.model.sharedModel.getSource() : `(${cell.model.type})`);
+  }
+  return [widget.content.editor.model.sharedModel.getSource()];
+}
+
+/**
+ * The document of `widget` as the panel needs it: whether its code differs from the saved file
+ * (and at the traced line), and how to save it. JupyterLab marks a notebook dirty for a kernel
+ * or metadata change too: only a difference in the code counts.
+ */
+function editorSource(app: JupyterFrontEnd, widget: any, location: Location): EditorSource {
+  const context = widget.context;
+  return {
+    dirty: Boolean(context?.model?.dirty),
+    compare: async () => {
+      const saved = savedCode(await app.serviceManager.contents.get(context.path, { content: true }));
+      const current = currentCode(widget);
+      if (saved === null) {
+        return { edited: true, lineEdited: true };
+      }
+      const unify = (code: Code) => code.map(text => lines(text).join('\n'));
+      const [was, now] = [unify(saved), unify(current)];
+      const edited = was.length !== now.length || was.some((text, index) => text !== now[index]);
+      const at = location.cell ?? 0;
+      const line = (code: string[]) => (at < code.length ? lines(code[at])[location.line - 1] : undefined);
+      return { edited, lineEdited: line(was) !== line(now) };
+    },
+    save: () => context.save()
+  };
+}
+
+function cursorLocation(app: JupyterFrontEnd): Traced | null {
   const widget = app.shell.currentWidget as any;
   if (!widget) {
     return null;
   }
   const path: string | undefined = widget.context?.path;
   if (widget.content instanceof FileEditor && path) {
-    const position = widget.content.editor.getCursorPosition();
-    return { file: path, line: position.line + 1, column: position.column + 1 };
+    const editor = widget.content.editor;
+    const position = editor.getCursorPosition();
+    const location = { file: path, line: position.line + 1, column: position.column + 1 };
+    return { location, source: editorSource(app, widget, location) };
   }
   if (widget instanceof NotebookPanel && path) {
     const notebook = widget.content;
     const cell = notebook.activeCell;
-    if (!cell) {
+    if (!cell?.editor) {
       return null;
     }
-    const position = cell.editor?.getCursorPosition() ?? { line: 0, column: 0 };
-    return { file: path, line: position.line + 1, column: position.column + 1, cell: notebook.activeCellIndex };
+    const position = cell.editor.getCursorPosition();
+    const location = { file: path, line: position.line + 1, column: position.column + 1, cell: notebook.activeCellIndex };
+    return { location, source: editorSource(app, widget, location) };
   }
   return null;
 }
 
 /** The word under the last right-click in an editor or a notebook cell, and its location. */
-function pointerWord(app: JupyterFrontEnd): { word: string; location: Location } | null {
+function pointerWord(app: JupyterFrontEnd): { word: string; location: Location; source: EditorSource } | null {
   if (!pointer) {
     return null;
   }
@@ -65,7 +133,7 @@ function pointerWord(app: JupyterFrontEnd): { word: string; location: Location }
       return null;
     }
     const location = { file: widget.context.path, line: position.line + 1, column: found.start + 1, cell };
-    return { word: found.word, location };
+    return { word: found.word, location, source: editorSource(app, widget, location) };
   }
   return null;
 }
@@ -110,12 +178,12 @@ const plugin: JupyterFrontEndPlugin<void> = {
     app.commands.addCommand(TRACE_CURSOR, {
       label: 'Trace Symbol Under Cursor',
       execute: async () => {
-        const location = cursorLocation(app);
-        if (!location) {
+        const traced = cursorLocation(app);
+        if (!traced) {
           return;
         }
         shell.activateById(panel.id);
-        await panel.showDefinitionAt(location);
+        await panel.showDefinitionAt(traced.location, traced.source);
       }
     });
     app.commands.addCommand(TRACE_POINTER, {
@@ -131,7 +199,7 @@ const plugin: JupyterFrontEndPlugin<void> = {
           return;
         }
         shell.activateById(panel.id);
-        await panel.showDefinitionAt(found.location);
+        await panel.showDefinitionAt(found.location, found.source);
       }
     });
     // Capture phase on window: recorded before JupyterLab opens its menu and asks for the label.

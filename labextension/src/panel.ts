@@ -7,6 +7,8 @@ import { Message } from '@lumino/messaging';
 import { Widget } from '@lumino/widgets';
 
 import { showDiagram } from './diagram';
+import { renderDoc } from './doc';
+import { pageInto } from './pager';
 import { Match, SymbolPicker } from './picker';
 import { requestAPI, requestWhenIndexed } from './request';
 import {
@@ -26,6 +28,21 @@ import { Definition, Graph, Trace } from './types';
 export type { Location };
 
 export type Opener = (location: Location) => void;
+
+/**
+ * The document a cursor position comes from, as JupyterLab holds it: the panel answers from
+ * the saved file (the server reads the disk), so it must know when the editor differs from it.
+ */
+export interface EditorSource {
+  /** JupyterLab marks the document dirty (a notebook also for kernel or metadata changes). */
+  dirty: boolean;
+  /** Compare the editor's code with the saved file's: any difference, and one at the traced line. */
+  compare: () => Promise<{ edited: boolean; lineEdited: boolean }>;
+  /** Save the document through JupyterLab, as Ctrl-S does. */
+  save: () => Promise<void>;
+}
+
+const SAVE_KEYS = /Mac|iPhone|iPad/.test(navigator.platform) ? '⌘S' : 'Ctrl-S';
 
 function el<K extends keyof HTMLElementTagNameMap>(
   tag: K,
@@ -49,6 +66,10 @@ function el<K extends keyof HTMLElementTagNameMap>(
 }
 
 const HIDE_TESTS_KEY = 'jupyter_codetrace:hide-tests';
+
+function baseName(path: string): string {
+  return path.split('/').pop() ?? path;
+}
 
 function readFlag(key: string): boolean {
   try {
@@ -149,7 +170,7 @@ export class CodeTracePanel extends Widget {
   }
 
   /** The symbol view: definition card, references, call trees, types, paths. */
-  async showSymbol(symbol: string, file?: string): Promise<void> {
+  async showSymbol(symbol: string, file?: string, note?: HTMLElement): Promise<void> {
     const sequence = ++this.shown;
     const loading = el('div', { class: 'jp-CodeTrace-loading' }, `Tracing ${symbol}…`);
     this.view.replaceChildren(loading);
@@ -160,11 +181,19 @@ export class CodeTracePanel extends Widget {
     );
     if (sequence === this.shown) {
       this.renderTrace(body);
+      if (note) {
+        this.view.prepend(note);
+      }
     }
   }
 
-  /** Fill the panel from a definition found at a cursor position (a JupyterLab path). */
-  async showDefinitionAt(where: Location): Promise<void> {
+  /**
+   * Fill the panel from a definition found at a cursor position (a JupyterLab path). With
+   * `source`, the document it comes from: when it has unsaved edits the answer comes from the
+   * saved file, which the panel says, or, if the saved file cannot answer for that line, offers
+   * to save it first.
+   */
+  async showDefinitionAt(where: Location, source?: EditorSource): Promise<void> {
     const sequence = ++this.shown;
     await this.statusReady;
     const file = fromContentsPath(this.contentsPath, where.file);
@@ -178,7 +207,20 @@ export class CodeTracePanel extends Widget {
     const location = { ...where, file };
     const loading = el('div', { class: 'jp-CodeTrace-loading' }, `Looking up ${describeLocation(location)}…`);
     this.view.replaceChildren(loading);
-    const { body } = await requestWhenIndexed<Definition & any>(
+    let unsaved: EditorSource | undefined;
+    if (source?.dirty) {
+      // The server reads the saved file: a line that differs there cannot be answered from it.
+      const diff = await source.compare().catch(() => ({ edited: true, lineEdited: false }));
+      if (sequence !== this.shown) {
+        return;
+      }
+      unsaved = diff.edited ? source : undefined;
+      if (diff.lineEdited) {
+        this.renderUnsaved(where, source, 'changed');
+        return;
+      }
+    }
+    const { status, body } = await requestWhenIndexed<Definition & any>(
       'definition',
       { file: location.file, line: location.line, column: location.column, cell: location.cell ?? undefined },
       this.waitOptions(sequence, loading, 'looking')
@@ -187,10 +229,62 @@ export class CodeTracePanel extends Widget {
       return; // something else was asked for meanwhile
     }
     if (body.status !== 'found') {
-      this.renderNotFound(body);
+      if (unsaved) {
+        this.renderUnsaved(where, unsaved, 'unanswered');
+      } else if (status === 400) {
+        // No name at the cursor (a blank, a keyword, a number): the server's "symbol is required".
+        this.renderNotFound({
+          status: 'no_name',
+          message: `There is no name at ${describeLocation(location)} to trace: put the cursor on one.`
+        });
+      } else {
+        this.renderNotFound(body);
+      }
       return;
     }
-    await this.showSymbol(body.path.join('.') || body.name, body.file);
+    const note = unsaved
+      ? el('p', { class: 'jp-CodeTrace-unsaved-note', role: 'note' },
+          `${baseName(where.file)} has unsaved edits: this answer comes from the saved version.`)
+      : undefined;
+    await this.showSymbol(body.path.join('.') || body.name, body.file, note);
+  }
+
+  /**
+   * The document has unsaved edits and the saved file cannot answer for this position: say so,
+   * and offer to save it (through JupyterLab, as Ctrl-S does) and trace again.
+   */
+  private renderUnsaved(where: Location, source: EditorSource, why: 'changed' | 'unanswered'): void {
+    const name = baseName(where.file);
+    const place = describeLocation({ ...where, file: name });
+    const reason = why === 'changed'
+      ? `${place} is not the same in the saved version, and answers come from the saved version.`
+      : `Answers come from the saved version, which has nothing to trace at ${place}.`;
+    const button = el('button', { class: 'jp-mod-styled jp-mod-accept jp-CodeTrace-save' }, 'Save and trace');
+    const problem = el('p', { class: 'jp-CodeTrace-meta', 'aria-live': 'polite' });
+    button.addEventListener('click', async () => {
+      button.disabled = true;
+      button.textContent = 'Saving…';
+      try {
+        await source.save();
+      } catch (error) {
+        button.disabled = false;
+        button.textContent = 'Save and trace';
+        problem.textContent = `${name} could not be saved: ${error instanceof Error ? error.message : error}`;
+        return;
+      }
+      await this.showDefinitionAt(where); // saved: the disk and the editor agree now
+    });
+    this.view.replaceChildren(
+      el(
+        'div',
+        { class: 'jp-CodeTrace-unsaved', role: 'alert', 'data-status': 'unsaved' },
+        el('strong', {}, `${name} has unsaved edits`),
+        el('p', {}, reason),
+        el('p', {}, `Save the file (${SAVE_KEYS}) to trace it.`),
+        button,
+        problem
+      )
+    );
   }
 
   /** While indexing: say so in the view and ask again, unless another symbol was asked for. */
@@ -246,7 +340,7 @@ export class CodeTracePanel extends Widget {
       el('h3', {}, el('span', { class: 'jp-CodeTrace-badge' }, d.kind), ' ', d.qualified_name || d.name),
       this.link({ file: d.file, line: d.line, column: d.column, cell: d.cell ?? undefined }, describeLocation(d)),
       d.signature ? el('code', { class: 'jp-CodeTrace-signature' }, `${d.name}${d.signature}`) : null,
-      d.doc ? el('p', { class: 'jp-CodeTrace-doc' }, d.doc) : null,
+      d.doc ? renderDoc(d.doc, d.language ?? '') : null,
       el('div', { class: 'jp-CodeTrace-meta' }, d.exported ? 'exported' : 'not exported', ` · resolved by ${d.resolution}`),
       d.resolved_from?.length
         ? el('ol', { class: 'jp-CodeTrace-chain', 'aria-label': 'Resolved from' },
@@ -257,6 +351,9 @@ export class CodeTracePanel extends Widget {
     this.view.replaceChildren(card);
     if (body.note) {
       this.view.append(el('p', { class: 'jp-CodeTrace-meta' }, body.note));
+    }
+    if (d.members?.length) {
+      this.view.append(this.renderMembers(d));
     }
     this.view.append(this.renderReferences(body.references));
     this.view.append(this.renderCalls('Callers', body.calls?.incoming ?? []));
@@ -269,21 +366,31 @@ export class CodeTracePanel extends Widget {
     const section = el('details', { class: 'jp-CodeTrace-refs', open: '' });
     const draw = () => {
       const list = el('div', {});
-      for (const [file, items] of groupByFile<any>(refs?.locations ?? [], this.hideTests)) {
-        const group = el('div', { class: 'jp-CodeTrace-refgroup' }, el('div', { class: 'jp-CodeTrace-file' }, file));
-        for (const ref of items) {
-          group.append(
-            el(
-              'div',
-              { class: 'jp-CodeTrace-ref' },
-              el('span', { class: `jp-CodeTrace-badge jp-CodeTrace-usage-${ref.usage}` }, ref.usage),
-              this.link(ref, describeLocation(ref, true)), // the group's heading names the folder
-              el('code', {}, ref.context)
-            )
-          );
+      // A page of references at a time; a file's group continues across pages.
+      const rows = ([] as any[]).concat(...groupByFile<any>(refs?.locations ?? [], this.hideTests).values());
+      let group: HTMLElement | null = null;
+      let groupFile: string | null = null;
+      pageInto<any>({
+        list,
+        items: rows,
+        noun: 'references',
+        draw: ref =>
+          el(
+            'div',
+            { class: 'jp-CodeTrace-ref' },
+            el('span', { class: `jp-CodeTrace-badge jp-CodeTrace-usage-${ref.usage}` }, ref.usage),
+            this.link(ref, describeLocation(ref, true)), // the group's heading names the folder
+            el('code', {}, ref.context)
+          ),
+        place: (row, ref, _index, before) => {
+          if (!group || ref.file !== groupFile) {
+            groupFile = ref.file;
+            group = el('div', { class: 'jp-CodeTrace-refgroup' }, el('div', { class: 'jp-CodeTrace-file' }, ref.file));
+            list.insertBefore(group, before);
+          }
+          group.append(row);
         }
-        list.append(group);
-      }
+      });
       return list;
     };
     const toggle = el('input', { type: 'checkbox', 'aria-label': 'Hide tests' });
@@ -312,50 +419,50 @@ export class CodeTracePanel extends Widget {
    */
   private renderCalls(title: string, tree: any[]): HTMLElement {
     const root = el('div', { role: 'tree', 'aria-label': title });
-    const draw = (entries: any[], into: HTMLElement) => {
-      for (const entry of entries) {
-        const mark = entry.cycle ? ' (cycle)' : entry.seen ? ' (see above)' : '';
-        const name = el('span', { class: 'jp-CodeTrace-node-name', title: entry.symbol }, entry.symbol);
-        const row = el('div', { class: 'jp-CodeTrace-node-row' });
-        const node = el('div', { class: 'jp-CodeTrace-node', role: 'treeitem' }, row);
-        if (entry.children?.length) {
-          const twisty = el('button', { class: 'jp-CodeTrace-twisty', 'aria-label': `Expand ${entry.symbol}` });
-          const children = el('div', { class: 'jp-CodeTrace-children', role: 'group' });
-          children.hidden = true;
-          let drawn = false;
-          const toggle = () => {
-            const open = children.hidden;
-            if (open && !drawn) {
-              drawn = true;
-              draw(entry.children, children);
-            }
-            children.hidden = !open;
-            node.setAttribute('aria-expanded', String(open));
-            twisty.setAttribute('aria-label', `${open ? 'Collapse' : 'Expand'} ${entry.symbol}`);
-          };
-          node.setAttribute('aria-expanded', 'false');
-          twisty.addEventListener('click', toggle);
-          name.addEventListener('click', toggle);
-          name.classList.add('jp-mod-expandable');
-          row.append(twisty, name);
-          node.append(children);
-        } else {
-          row.append(el('span', { class: 'jp-CodeTrace-twisty-space' }), name);
-        }
-        if (mark) {
-          row.append(el('span', { class: 'jp-CodeTrace-meta' }, mark));
-        }
-        if (entry.external) {
-          row.append(el('span', { class: 'jp-CodeTrace-meta jp-CodeTrace-goto' }, 'external'));
-        } else {
-          const location = { file: entry.file, line: entry.line, cell: entry.cell };
-          const goto = this.link(location, describeLocation(location, true));
-          goto.classList.add('jp-CodeTrace-goto');
-          goto.title = `Open ${describeLocation(location)}`;
-          row.append(goto);
-        }
-        into.append(node);
+    const draw = (entries: any[], into: HTMLElement) =>
+      pageInto<any>({ list: into, items: entries, draw: drawNode, noun: title.toLowerCase(), role: 'treeitem' });
+    const drawNode = (entry: any): HTMLElement => {
+      const mark = entry.cycle ? ' (cycle)' : entry.seen ? ' (see above)' : '';
+      const name = el('span', { class: 'jp-CodeTrace-node-name', title: entry.symbol }, entry.symbol);
+      const row = el('div', { class: 'jp-CodeTrace-node-row' });
+      const node = el('div', { class: 'jp-CodeTrace-node', role: 'treeitem' }, row);
+      if (entry.children?.length) {
+        const twisty = el('button', { class: 'jp-CodeTrace-twisty', 'aria-label': `Expand ${entry.symbol}` });
+        const children = el('div', { class: 'jp-CodeTrace-children', role: 'group' });
+        children.hidden = true;
+        let drawn = false;
+        const toggle = () => {
+          const open = children.hidden;
+          if (open && !drawn) {
+            drawn = true;
+            draw(entry.children, children);
+          }
+          children.hidden = !open;
+          node.setAttribute('aria-expanded', String(open));
+          twisty.setAttribute('aria-label', `${open ? 'Collapse' : 'Expand'} ${entry.symbol}`);
+        };
+        node.setAttribute('aria-expanded', 'false');
+        twisty.addEventListener('click', toggle);
+        name.addEventListener('click', toggle);
+        name.classList.add('jp-mod-expandable');
+        row.append(twisty, name);
+        node.append(children);
+      } else {
+        row.append(el('span', { class: 'jp-CodeTrace-twisty-space' }), name);
       }
+      if (mark) {
+        row.append(el('span', { class: 'jp-CodeTrace-meta' }, mark));
+      }
+      if (entry.external) {
+        row.append(el('span', { class: 'jp-CodeTrace-meta jp-CodeTrace-goto' }, 'external'));
+      } else {
+        const location = { file: entry.file, line: entry.line, cell: entry.cell };
+        const goto = this.link(location, describeLocation(location, true));
+        goto.classList.add('jp-CodeTrace-goto');
+        goto.title = `Open ${describeLocation(location)}`;
+        row.append(goto);
+      }
+      return node;
     };
     draw(tree, root);
     return el('details', { class: 'jp-CodeTrace-calls', open: '' }, el('summary', {}, `${title} (${tree.length})`), root);
@@ -365,13 +472,43 @@ export class CodeTracePanel extends Widget {
     const section = el('details', { class: 'jp-CodeTrace-types' }, el('summary', {}, 'Type hierarchy'));
     const h = types?.hierarchy;
     const list = el('ul', {});
+    const rows: [string, any][] = [];
     for (const [label, items] of [['extends', h?.extends ?? []], ['implements', h?.implements ?? []], ['subtype', h?.subtypes ?? []]] as [string, any[]][]) {
-      for (const item of items) {
-        list.append(el('li', {}, `${label} `, this.link(item, item.symbol), ` (${item.file})`));
-      }
+      rows.push(...items.map(item => [label, item] as [string, any]));
     }
-    section.append(list.childElementCount ? list : el('div', { class: 'jp-CodeTrace-meta' }, 'no supertypes or subtypes'));
+    pageInto<[string, any]>({
+      list,
+      items: rows,
+      noun: 'types',
+      wrapper: 'li',
+      draw: ([label, item]) => el('li', { class: 'jp-CodeTrace-type' }, `${label} `, this.link(item, item.symbol), ` (${item.file})`)
+    });
+    section.append(rows.length ? list : el('div', { class: 'jp-CodeTrace-meta' }, 'no supertypes or subtypes'));
     return section;
+  }
+
+  /** A class's (or a module's…) members; each traces `Owner.member`. */
+  private renderMembers(d: any): HTMLElement {
+    const owner = d.path?.join('.') || d.name;
+    const list = el('ul', { class: 'jp-CodeTrace-member-list', 'aria-label': `Members of ${owner}` });
+    pageInto<any>({
+      list,
+      items: d.members,
+      noun: 'members',
+      wrapper: 'li',
+      draw: member => {
+        const name = el('button', { class: 'jp-CodeTrace-member-name', title: `Trace ${owner}.${member.name}` }, member.name);
+        name.addEventListener('click', () => void this.showSymbol(`${owner}.${member.name}`, d.file));
+        return el(
+          'li',
+          { class: 'jp-CodeTrace-member' },
+          el('span', { class: 'jp-CodeTrace-badge' }, member.kind),
+          name,
+          member.signature ? el('code', { class: 'jp-CodeTrace-meta' }, member.signature) : null
+        );
+      }
+    });
+    return el('details', { class: 'jp-CodeTrace-members' }, el('summary', {}, `Members (${d.members.length})`), list);
   }
 
   private renderPaths(d: any): HTMLElement {

@@ -1,7 +1,8 @@
 /**
  * A search box with a list of matching symbols (an ARIA combobox with its listbox): typing
  * searches through the symbols route, arrow keys move through the matches, Enter or a click
- * picks one. Used by the panel's main search and by its *Paths to…* box.
+ * picks one. Used by the panel's main search and by its *Paths to…* box. The server sends a
+ * page of matches (`limit`); when it has more, a last option asks for the next page.
  */
 import { requestWhenIndexed } from './request';
 import { Symbols } from './types';
@@ -10,6 +11,8 @@ import { matchSymbol, statusTitle, waitingMessage } from './view';
 export type Match = Symbols['symbols'][number];
 
 const DEBOUNCE_MS = 200;
+const MORE_STEP = 100; // matches added by "Show more matches"
+const MAX_LIMIT = 1000; // the symbols route's own bound
 let pickers = 0;
 
 export interface PickerOptions {
@@ -29,6 +32,9 @@ export interface PickerOptions {
 
 export class SymbolPicker {
   matches: Match[] = [];
+  /** The server has more matches than it sent. */
+  truncated = false;
+  private limit: number;
   private active = -1;
   private searched: string | null = null;
   private pending: Promise<void> | null = null;
@@ -39,6 +45,7 @@ export class SymbolPicker {
   constructor(private options: PickerOptions) {
     const { input, list } = options;
     this.prefix = `jp-codetrace-picker-${++pickers}`;
+    this.limit = options.limit;
     list.id = `${this.prefix}-list`;
     list.setAttribute('role', 'listbox');
     input.setAttribute('role', 'combobox');
@@ -53,12 +60,29 @@ export class SymbolPicker {
   search(text: string): Promise<void> {
     window.clearTimeout(this.timer);
     this.options.input.value = text;
+    this.limit = this.options.limit; // a new search starts with one page again
     this.pending = this.run(text);
     return this.pending;
   }
 
+  /** Ask the server for the next page of matches of the same text; highlight the first new one. */
+  async more(): Promise<void> {
+    const text = this.searched;
+    if (text === null || !this.truncated) {
+      return;
+    }
+    const first = this.matches.length;
+    this.limit = Math.min(MAX_LIMIT, this.limit + MORE_STEP);
+    this.pending = this.run(text);
+    await this.pending;
+    if (this.searched === text && this.matches.length > first) {
+      this.highlight(first);
+    }
+  }
+
   clear(): void {
     this.sequence++;
+    this.truncated = false;
     this.matches = [];
     this.searched = null;
     this.render();
@@ -99,7 +123,7 @@ export class SymbolPicker {
     }
     const { status, body } = await requestWhenIndexed<Symbols & { message?: string }>(
       'symbols',
-      { query: text, limit: this.options.limit },
+      { query: text, limit: this.limit },
       {
         isCurrent: () => sequence === this.sequence,
         onWait: (answer, delay) => this.options.onMessage(waitingMessage(answer, delay))
@@ -110,6 +134,7 @@ export class SymbolPicker {
     }
     this.searched = text;
     this.matches = status === 200 ? body.symbols ?? [] : [];
+    this.truncated = status === 200 && Boolean(body.truncated) && this.limit < MAX_LIMIT;
     this.active = -1;
     this.render();
     if (status === 503) {
@@ -146,8 +171,25 @@ export class SymbolPicker {
         return item;
       })
     );
+    if (this.truncated) {
+      // The last option asks for more: reached with the arrow keys like any match.
+      const more = document.createElement('li');
+      more.id = `${this.prefix}-more`;
+      more.className = 'jp-CodeTrace-match jp-CodeTrace-more-option';
+      more.setAttribute('role', 'option');
+      more.setAttribute('aria-selected', 'false');
+      more.textContent = `Show ${MORE_STEP} more matches…`;
+      more.addEventListener('mousedown', event => event.preventDefault());
+      more.addEventListener('click', () => void this.more());
+      list.append(more);
+    }
     input.setAttribute('aria-expanded', String(this.matches.length > 0));
     this.highlight(-1);
+  }
+
+  /** Options in the list: the matches, and the "more" option when there is one. */
+  private get optionCount(): number {
+    return this.matches.length + (this.truncated ? 1 : 0);
   }
 
   private highlight(index: number): void {
@@ -161,13 +203,18 @@ export class SymbolPicker {
       }
     });
     if (index >= 0) {
-      input.setAttribute('aria-activedescendant', `${this.prefix}-${index}`);
+      const id = index < this.matches.length ? `${this.prefix}-${index}` : `${this.prefix}-more`;
+      input.setAttribute('aria-activedescendant', id);
     } else {
       input.removeAttribute('aria-activedescendant');
     }
   }
 
   private pick(index: number): void {
+    if (index === this.matches.length && this.truncated) {
+      void this.more();
+      return;
+    }
     const match = this.matches[index];
     if (match) {
       this.highlight(index);
@@ -181,7 +228,7 @@ export class SymbolPicker {
       if (this.pending) {
         await this.pending;
       }
-      const count = this.matches.length;
+      const count = this.optionCount;
       if (count) {
         const step = event.key === 'ArrowDown' ? 1 : -1;
         this.highlight(this.active < 0 && step < 0 ? count - 1 : (this.active + step + count) % count);

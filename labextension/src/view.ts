@@ -84,6 +84,7 @@ export function exactMatch<T extends { name: string; container?: string | null }
 const STATUS_TITLES: Record<string, string> = {
   file_not_indexed: 'This file is not indexed',
   reference_not_found: 'No name to trace here',
+  no_name: 'No name to trace here',
   symbol_not_found: 'No symbol by that name',
   unresolved: 'Could not follow this name to its definition',
   builtin: 'A built-in of the language',

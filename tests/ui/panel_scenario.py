@@ -4,6 +4,7 @@ jupyter plugins keep). Prints `ok STEP` per step; exits non-zero with the failur
 
     python tests/ui/panel_scenario.py        # also handy by hand: screenshots land in
                                              # labextension/ui-tests/screenshots/
+    python tests/ui/panel_scenario.py STEP…  # only these steps (names without `step_`)
 """
 
 from __future__ import annotations
@@ -69,6 +70,69 @@ def _word_box(line, word: str) -> dict:
     }""", word)
 
 
+
+# Generated into the copy of the demo by main() (nothing large is committed): a docstring written
+# in reST, a JSDoc comment, and a symbol with long lists (references, callers, subclasses, members).
+LONG = 160  # references and callers of `tally`: more than a page of 100
+SUBCLASSES = 120
+MEMBERS = 110
+
+DESCRIBE_LINE = '''"""Receipt lines."""
+
+
+def describe_line(sku: str, quantity: int) -> str:
+    """Describe one order line for a receipt.
+
+    The text names the SKU and the quantity, padded so that
+    receipts line up in a monospaced font.
+
+    Example::
+
+        describe_line("kb-1", 2)
+        describe_line("mouse-7", 10)
+
+    - the SKU comes first
+    - the quantity is right-aligned
+
+    :param sku: the product's SKU
+    :param quantity: how many were ordered
+    :returns: one line of text, <b>never</b> empty <img src=x onerror="window.codetraceInjected=1">
+    """
+    return f"{sku:<10}{quantity:>4}"
+'''
+
+FORMAT_PRICE = """/**
+ * Formats a price for the receipt.
+ *
+ * Two decimals, always: `formatPrice(5)` is "$0.05".
+ *
+ * ```ts
+ * formatPrice(1250); // "$12.50"
+ * formatPrice(99, '€');
+ * ```
+ *
+ * @param cents - the amount in cents
+ * @param currency - the currency sign
+ * @returns the amount with two decimals
+ */
+export function formatPrice(cents: number, currency = '$'): string {
+  return `${currency}${(cents / 100).toFixed(2)}`;
+}
+"""
+
+
+def _write_generated_fixtures(root: Path) -> None:
+    (root / "inventory" / "receipts.py").write_text(DESCRIBE_LINE)
+    (root / "client" / "src" / "format.ts").write_text(FORMAT_PRICE)
+    members = "".join(f"\n    def col_{i:03}(self) -> int:\n        return {i}\n" for i in range(MEMBERS))
+    (root / "inventory" / "ledger.py").write_text(
+        '"""A ledger with many users."""\n\n\nclass Entry:\n    """One ledger entry."""\n\n\n'
+        "def tally(amount: int) -> int:\n    return amount\n\n\n"
+        f"class Journal:\n    \"\"\"A wide class.\"\"\"\n{members}")
+    ticks = "".join(f"\n\ndef tick_{i:03}() -> int:\n    return tally({i})\n" for i in range(LONG))
+    kinds = "".join(f"\n\nclass Entry{i:03}(Entry):\n    pass\n" for i in range(SUBCLASSES))
+    (root / "inventory" / "ledger_use.py").write_text(f"from .ledger import Entry, tally\n{ticks}{kinds}")
+
 def _shot(page, name: str) -> None:
     page.screenshot(path=str(SHOTS / f"{name}.png"))
 
@@ -104,7 +168,7 @@ def step_a_call_tree_name_expands_and_its_link_opens(page):
     child.wait_for(timeout=5_000)
     assert node.get_attribute("aria-expanded") == "true"
     page.wait_for_timeout(300)
-    assert tabs.count() == before, "clicking a call-tree name opened a document"
+    assert tabs.count() == before, f"clicking a call-tree name opened a document: {tabs.all_inner_texts()}"
     # Its own link opens the file at the caller's line.
     row = node.locator(".jp-CodeTrace-children .jp-CodeTrace-node-row", has_text="run_order").first
     row.locator(".jp-CodeTrace-goto").click()
@@ -386,6 +450,143 @@ def step_the_path_diagram_fits_zooms_pans_and_follows_the_dark_theme(page):
     assert svg.get_attribute("viewBox") == fitted
 
 
+def _pick(page, query: str, name: str) -> None:
+    """Search and click the result named exactly ``name`` (``_show`` takes the first that contains it)."""
+    _open_panel(page)
+    page.locator(".jp-CodeTrace-search").fill(query)
+    page.locator(".jp-CodeTrace-results .jp-CodeTrace-match", has=page.locator(
+        f".jp-CodeTrace-name:text-is('{name}')")).first.click()
+    page.wait_for_selector(f".jp-CodeTrace-card h3:has-text('{name}')", timeout=20_000)
+
+
+def step_a_docstring_keeps_its_paragraphs_code_and_lists(page):
+    # reST (inventory/receipts.py, written by main()): paragraphs, a :: literal block, a bullet
+    # list, :param: fields, and HTML that must stay text.
+    _pick(page, "describe_line", "describe_line")
+    doc = page.locator(".jp-CodeTrace-card .jp-CodeTrace-doc")
+    paragraphs = doc.locator("p")
+    assert paragraphs.count() >= 2, doc.inner_html()
+    assert paragraphs.first.inner_text() == "Describe one order line for a receipt."
+    assert "receipts line up" in paragraphs.nth(1).inner_text()
+    assert doc.locator("pre").inner_text().strip() == 'describe_line("kb-1", 2)\ndescribe_line("mouse-7", 10)'
+    assert "Example:" in doc.inner_text() and "Example::" not in doc.inner_text()
+    assert [li.inner_text() for li in doc.locator("ul.jp-CodeTrace-doc-list li").all()] == [
+        "the SKU comes first", "the quantity is right-aligned"]
+    fields = doc.locator(".jp-CodeTrace-doc-fields li")
+    assert fields.count() == 3 and "sku" in fields.first.inner_text() and "the product's SKU" in fields.first.inner_text()
+    # Written by the docstring, shown as text: no element, no script.
+    assert doc.locator("img, b").count() == 0 and "<img src=x" in doc.inner_text()
+    assert page.evaluate("window.codetraceInjected") is None
+    # Longer than a few lines: collapsed, with a toggle that opens it.
+    toggle = page.locator(".jp-CodeTrace-card .jp-CodeTrace-doc-toggle")
+    assert toggle.get_attribute("aria-expanded") == "false"
+    assert doc.evaluate("d => d.scrollHeight > d.clientHeight + 4"), "the long docstring is not collapsed"
+    _shot(page, "12-docstring-collapsed")
+    toggle.click()
+    assert toggle.get_attribute("aria-expanded") == "true"
+    assert doc.evaluate("d => d.scrollHeight <= d.clientHeight + 1"), "the docstring did not open"
+    _shot(page, "12-docstring-open")
+    # JSDoc (client/src/format.ts): a fenced code block and @param lines.
+    _pick(page, "formatPrice", "formatPrice")
+    doc = page.locator(".jp-CodeTrace-card .jp-CodeTrace-doc")
+    assert doc.locator("pre").inner_text().strip() == 'formatPrice(1250); // "$12.50"\nformatPrice(99, \'€\');'
+    assert doc.locator("p code").first.inner_text() == "formatPrice(5)"
+    fields = doc.locator(".jp-CodeTrace-doc-fields li")
+    assert fields.count() == 3 and "cents" in fields.first.inner_text() and "@param" not in doc.inner_text()
+
+
+def step_long_lists_show_a_page_and_more_on_request(page):
+    # tally (inventory/ledger.py, written by main()): 161 references, 160 callers.
+    started = time.monotonic()
+    _pick(page, "tally", "tally")
+    drawn = time.monotonic() - started
+    refs = page.locator(".jp-CodeTrace-refs")
+    rows = refs.locator(".jp-CodeTrace-ref")
+    assert rows.count() == 100, rows.count()
+    more = refs.locator(".jp-CodeTrace-more-button")
+    assert more.inner_text().startswith("Show 61 more"), more.inner_text()
+    _shot(page, "13-long-references")
+    # The keyboard reaches it, and the focus lands on the first row it drew.
+    more.focus()
+    page.keyboard.press("Enter")
+    assert rows.count() == LONG + 1 and more.count() == 0
+    focused = page.evaluate("[[...document.querySelectorAll('.jp-CodeTrace-refs .jp-CodeTrace-ref')]"
+                            ".indexOf(document.activeElement.closest('.jp-CodeTrace-ref')), document.activeElement.outerHTML]")
+    assert focused[0] == 100, focused
+    # Callers: 100 tree items, then one that draws the rest.
+    tree = page.locator(".jp-CodeTrace-calls [role=tree]").first
+    assert tree.locator(":scope > .jp-CodeTrace-node[role=treeitem]").count() == 100
+    tree.locator(":scope > [role=treeitem] .jp-CodeTrace-more-button").click()
+    assert tree.locator(":scope > .jp-CodeTrace-node[role=treeitem]").count() == LONG
+    assert tree.locator(".jp-CodeTrace-more-button").count() == 0
+    # Subclasses, in the type hierarchy.
+    _pick(page, "Entry", "Entry")
+    types = page.locator(".jp-CodeTrace-types")
+    types.locator("summary").click()
+    assert types.locator("li.jp-CodeTrace-type").count() == 100
+    types.locator(".jp-CodeTrace-more-button").click()
+    assert types.locator("li.jp-CodeTrace-type").count() == SUBCLASSES
+    # Members of a class: a page, more on request, and each traces the member.
+    _pick(page, "Journal", "Journal")
+    members = page.locator(".jp-CodeTrace-members")
+    members.locator("summary").click()
+    assert members.locator("li.jp-CodeTrace-member").count() == 100
+    members.locator(".jp-CodeTrace-more-button").click()
+    assert members.locator("li.jp-CodeTrace-member").count() == MEMBERS
+    members.locator(".jp-CodeTrace-member button", has_text="col_105").click()
+    page.wait_for_selector(".jp-CodeTrace-card h3:has-text('Journal.col_105')", timeout=20_000)
+    # Search results: a page from the server, and an option that asks for more (keyboard too).
+    search = page.locator(".jp-CodeTrace-search")
+    search.fill("tick_")
+    page.wait_for_selector(".jp-CodeTrace-results .jp-CodeTrace-more-option[role=option]")
+    options = page.locator(".jp-CodeTrace-results [role=option]")
+    first_page = options.count() - 1
+    search.press("ArrowUp")  # from the box, up goes to the last option: the one that asks for more
+    assert search.get_attribute("aria-activedescendant") == page.locator(
+        ".jp-CodeTrace-results .jp-CodeTrace-more-option").get_attribute("id")
+    search.press("Enter")
+    page.wait_for_function(f"document.querySelectorAll('.jp-CodeTrace-results .jp-CodeTrace-match:not(.jp-CodeTrace-more-option)').length > {first_page}")
+    # The first new match is the active option, as if the list had always been that long.
+    active = search.get_attribute("aria-activedescendant")
+    assert active.endswith(f"-{first_page}") and "tick_" in page.locator(f"#{active}").inner_text(), active
+    _shot(page, "13-long-search")
+    assert drawn < 10, f"the symbol view of tally took {drawn:.1f} s"
+
+
+def step_an_unsaved_editor_is_said_and_save_and_trace_works(page):
+    _pick(page, "compute_total", "compute_total")
+    page.locator(".jp-CodeTrace-card a").first.click()  # pricing.py, cursor on line 26
+    page.wait_for_selector(".jp-StatusBar-TextItem:has-text('Ln 26,')", timeout=20_000)
+    editor = page.locator(".jp-FileEditor:visible")
+    # A line added at the end, not saved: the lines above keep their numbers.
+    page.keyboard.press("Control+End")
+    page.keyboard.press("Enter")
+    page.keyboard.type("EXTRA = compute_total")
+    page.wait_for_selector(".lm-DockPanel-tabBar .lm-mod-current.jp-mod-dirty", timeout=5_000)
+    # A line that is the same on disk is answered, and the panel says from which version.
+    _put_cursor(page, editor.locator(".cm-line", has_text="def compute_total(").first, 6)
+    page.keyboard.press("Control+Shift+Y")
+    page.wait_for_selector(".jp-CodeTrace-card h3:has-text('compute_total')", timeout=20_000)
+    note = page.locator(".jp-CodeTrace-unsaved-note")
+    note.wait_for(timeout=5_000)
+    assert "unsaved edits" in note.inner_text() and "saved version" in note.inner_text(), note.inner_text()
+    # The new line does not exist on disk: say so plainly, offer to save, never a status code.
+    _put_cursor(page, editor.locator(".cm-line", has_text="EXTRA = compute_total").first, 10)
+    page.keyboard.press("Control+Shift+Y")
+    alert = page.locator(".jp-CodeTrace-unsaved")
+    alert.wait_for(timeout=20_000)
+    text = page.locator(".jp-CodeTrace-view").inner_text()
+    assert "unsaved edits" in text and "Save the file (Ctrl-S) to trace it" in text, text
+    assert "invalid_request" not in text and "reference_not_found" not in text, text
+    assert page.locator(".jp-CodeTrace-card").count() == 0
+    _shot(page, "14-unsaved")
+    alert.locator("button", has_text="Save and trace").click()
+    page.wait_for_selector(".jp-CodeTrace-card h3:has-text('compute_total')", timeout=20_000)
+    assert page.locator(".lm-DockPanel-tabBar .lm-mod-current.jp-mod-dirty").count() == 0, "the file was not saved"
+    assert page.locator(".jp-CodeTrace-unsaved, .jp-CodeTrace-unsaved-note").count() == 0
+    _shot(page, "14-saved-and-traced")
+
+
 STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_name_expands_and_its_link_opens,
          step_a_reference_opens_the_editor_at_its_line,
          step_the_shortcut_opens_the_panel_from_the_editor, step_a_second_pick_after_a_tall_card,
@@ -395,7 +596,10 @@ STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_
          step_hide_tests_knows_test_folders_and_holds_between_symbols,
          step_a_search_while_indexing_asks_again_by_itself,
          step_the_tutorials_are_beside_the_demo_and_outside_it_is_said,
-         step_the_path_diagram_fits_zooms_pans_and_follows_the_dark_theme]
+         step_the_path_diagram_fits_zooms_pans_and_follows_the_dark_theme,
+         step_a_docstring_keeps_its_paragraphs_code_and_lists,
+         step_long_lists_show_a_page_and_more_on_request,
+         step_an_unsaved_editor_is_said_and_save_and_trace_works]
 
 
 def main() -> int:
@@ -415,6 +619,7 @@ def main() -> int:
     (root / "client" / "test" / "checkout_helpers.ts").write_text(
         "import { checkout, demoClient } from '../src/checkout';\n\n"
         "export function checkedOut(): Promise<string> {\n  return checkout(demoClient(), 'kb-1');\n}\n")
+    _write_generated_fixtures(root)
     port, token = _free_port(), "e2e-token"
     env = {**os.environ, "JUPYTER_CONFIG_DIR": str(work / "config"), "JUPYTER_RUNTIME_DIR": str(work / "runtime"),
            "CODETRACE_CACHE_DIR": str(work / "cache")}
@@ -442,9 +647,17 @@ def main() -> int:
             page = browser.new_page(viewport={"width": 1400, "height": 900})
             errors = []
             page.on("console", lambda m: errors.append(m.text) if m.type == "error" and "codetrace" in m.text.lower() else None)
+            # Every error the page reports goes to stderr, which the pytest wrapper shows on failure.
+            page.on("console", lambda m: print("console:", m.text, file=sys.stderr) if m.type == "error" else None)
+            page.on("pageerror", lambda e: print("pageerror:", e, file=sys.stderr))
             page.goto(f"{base}/lab?token={token}")
             page.wait_for_selector("#jp-main-dock-panel", timeout=60_000)
+            # JupyterLab opens its Launcher a moment later: steps that count tabs must not see it come.
+            page.wait_for_selector(".lm-DockPanel-tabBar .lm-TabBar-tab", timeout=30_000)
+            wanted = set(sys.argv[1:])
             for step in STEPS:
+                if wanted and step.__name__[5:] not in wanted:
+                    continue
                 try:
                     step(page)
                 except Exception:

@@ -27,6 +27,9 @@ STEPS = [
     "a_search_while_indexing_asks_again_by_itself",
     "the_tutorials_are_beside_the_demo_and_outside_it_is_said",
     "the_path_diagram_fits_zooms_pans_and_follows_the_dark_theme",
+    "a_docstring_keeps_its_paragraphs_code_and_lists",
+    "long_lists_show_a_page_and_more_on_request",
+    "an_unsaved_editor_is_said_and_save_and_trace_works",
 ]
 
 
