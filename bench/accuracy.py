@@ -16,10 +16,14 @@ Scoring per reference, by the oracle's answer:
   in-repo   the oracle names definitions inside the root: we *match* when our found
             (file, line) is one of them (recall = matched / in-repo);
   external  the oracle's answers are all outside the root (stdlib, site-packages,
-            lib.d.ts): we agree when we answer ``unresolved`` or ``builtin``;
+            lib.d.ts): we agree when we answer ``unresolved`` or ``builtin``, or found in
+            library code at the oracle's (file, line) under its import root (Python: the
+            longest sys.path folder holding the file); library recall = those found at the
+            oracle's place / external answers the oracle located;
   silent    the oracle gives nothing: reported, not scored.
 Precision = of our ``found`` answers on in-repo or external references, the share whose
-(file, line) is one of the oracle's in-repo answers (name-only guesses count). Our
+(file, line) is one of the oracle's in-repo answers or its library place (name-only guesses
+count). Our
 columns are 1-based code points; Jedi's are 0-based code points; the language
 service's are UTF-16 offsets: all converted.
 
@@ -47,7 +51,7 @@ import benchlib  # noqa: E402
 from benchlib import Ref, log, percentile  # noqa: E402
 
 # Bump when reference enumeration or oracle normalisation changes (invalidates cached answers).
-ORACLE_FORMAT = 4
+ORACLE_FORMAT = 5  # 5: external answers carry their place under the import root (external_at)
 KINDS = ("plain", "attribute", "imported")
 NOT_FOUND_EXTERNAL_OK = {"unresolved", "builtin"}
 
@@ -59,6 +63,19 @@ def _inside(path: Path, root: Path) -> str | None:
         return path.resolve().relative_to(root.resolve()).as_posix()
     except ValueError:
         return None
+
+
+def _under_import_root(path: Path) -> str | None:
+    """A library file as the engine names it: under the longest ``sys.path`` folder holding it.
+    None for Jedi's own copy of typeshed (stubs of built-ins the interpreter has no source for:
+    the engine answers ``builtin`` there, which the scoring counts as agreement)."""
+    path = path.resolve()
+    if "third_party/typeshed" in path.as_posix():
+        return None
+    for entry in sorted((Path(p).resolve() for p in sys.path if p and Path(p).is_dir()), key=lambda p: -len(str(p))):
+        if path.is_relative_to(entry):
+            return path.relative_to(entry).as_posix()
+    return None
 
 
 def jedi_oracle(root: Path, pool, need: int):
@@ -89,18 +106,21 @@ def jedi_oracle(root: Path, pool, need: int):
         if first_call is None:
             first_call = dt
         (times_first_in_file if fresh else times_warm).append(dt)
-        in_repo, external = [], []
+        in_repo, external, external_at = [], [], []
         for n in names:
             rel = _inside(Path(n.module_path), root) if n.module_path else None
             if rel is None or n.line is None:
                 external.append(f"{n.module_name or '?'}:{n.full_name or n.name}")
+                under = _under_import_root(Path(n.module_path)) if n.module_path and n.line else None
+                if under is not None:
+                    external_at.append([under, n.line])
             else:
                 in_repo.append([rel, n.line, n.column + 1, n.type, n.full_name or n.name])
         if any(a[0] == ref.file and a[1] == ref.line and a[2] == ref.column for a in in_repo):
             dropped += 1
             continue
         kept.append(ref)
-        rows.append({"in_repo": in_repo, "external": external, "error": error})
+        rows.append({"in_repo": in_repo, "external": external, "external_at": external_at, "error": error})
     total = time.perf_counter() - t_start
     timings = {
         "oracle": f"jedi {jedi.__version__}",
@@ -211,6 +231,7 @@ def run_engine(root: Path, refs: list[Ref], store: Path):
             row = {
                 "status": status,
                 "file": d.get("file"),
+                "library": d.get("library"),
                 "line": d.get("line"),
                 "column": d.get("column"),
                 "resolution": d.get("resolution"),
@@ -250,6 +271,10 @@ def score(refs, oracle_rows, our_rows):
         loose = match or any(tuple(c) in targets for c in ours.get("candidates") or [])
         if category == "in_repo":
             outcome = "match" if match else ("wrong" if found else "missed")
+        library_targets = {tuple(t) for t in orc.get("external_at") or []}
+        library_match = found and bool(ours.get("library")) and pos in library_targets
+        if category == "external" and library_match:
+            outcome = "library"   # found in the library source, where the oracle says
         elif category == "external":
             outcome = "agree" if status in NOT_FOUND_EXTERNAL_OK else ("wrong" if found else "other")
         else:
@@ -264,10 +289,12 @@ def score(refs, oracle_rows, our_rows):
                 t["matched"] += match
                 t["loose"] += loose
             if category == "external":
-                t["ext_agree"] += status in NOT_FOUND_EXTERNAL_OK
+                t["ext_agree"] += status in NOT_FOUND_EXTERNAL_OK or library_match
+                t["ext_located"] += bool(library_targets)
+                t["library_match"] += library_match
             if category != "silent" and found:
                 t["found"] += 1
-                t["found_correct"] += match
+                t["found_correct"] += match or library_match
             if category == "silent" and found:
                 t["silent_found"] += 1
         if category != "silent" and found:
@@ -293,6 +320,7 @@ def summarize(tallies):
             "precision": _pct(t["found_correct"], t["found"]),
             "recall": _pct(t["matched"], t["in_repo"]),
             "external_agreement": _pct(t["ext_agree"], t["external"]),
+            "library_recall": _pct(t["library_match"], t["ext_located"]),
             "recall_incl_candidates": _pct(t["loose"], t["in_repo"]),
             "errors": t["error"],
             "found_when_oracle_silent": t["silent_found"],
@@ -302,7 +330,7 @@ def summarize(tallies):
 
 def print_table(summary):
     head = (f"{'kind':<10}{'refs':>6}{'in-repo':>9}{'extern':>8}{'silent':>8}{'found':>7}"
-            f"{'precision':>11}{'recall':>8}{'ext-agree':>11}{'recall+cand':>13}{'errors':>8}")
+            f"{'precision':>11}{'recall':>8}{'ext-agree':>11}{'lib-recall':>11}{'recall+cand':>13}{'errors':>8}")
     print(head)
     print("-" * len(head))
     fmt = lambda v: "—" if v is None else f"{v:.1f}%"  # noqa: E731
@@ -310,7 +338,7 @@ def print_table(summary):
         s = summary[key]
         print(f"{key:<10}{s['refs']:>6}{s['oracle_in_repo']:>9}{s['oracle_external']:>8}"
               f"{s['oracle_silent']:>8}{s['we_found']:>7}{fmt(s['precision']):>11}"
-              f"{fmt(s['recall']):>8}{fmt(s['external_agreement']):>11}"
+              f"{fmt(s['recall']):>8}{fmt(s['external_agreement']):>11}{fmt(s['library_recall']):>11}"
               f"{fmt(s['recall_incl_candidates']):>13}{s['errors']:>8}")
 
 

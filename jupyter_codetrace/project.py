@@ -7,7 +7,9 @@ from typing import Sequence
 
 from . import queries
 from .index.indexer import Index, IndexStats, Progress
-from .results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult
+from .results import (
+    DefinitionResult, GraphResult, LibrarySourceResult, ReferencesResult, SymbolsResult, TraceResult,
+)
 from .workspace import Workspace
 
 __all__ = ["Project"]
@@ -92,6 +94,12 @@ class Project:
     def symbols(self, query: str, limit: int = 50) -> SymbolsResult:
         """Fuzzy workspace symbol search, best first."""
         return queries.symbols(self._context, query, limit)
+
+    def library_source(self, file: str) -> LibrarySourceResult:
+        """The text of a library file an answer led to (``file`` as the answer names it:
+        ``json/__init__.py``, ``node_modules/ky/index.d.ts``), for a read-only view. Files no
+        answer reached are refused (``file_not_indexed``)."""
+        return queries.library_source(self._context, file)
 
     def close(self) -> None:
         self._index.close()

@@ -11,6 +11,7 @@ from dataclasses import dataclass, field
 __all__ = [
     "NOT_FOUND_STATUSES", "Location", "DefinitionResult", "Reference", "ReferencesResult",
     "SymbolMatch", "SymbolsResult", "GraphNode", "GraphEdge", "GraphResult", "TraceResult",
+    "LibrarySourceResult", "library_label",
 ]
 
 NOT_FOUND_STATUSES = ("file_not_indexed", "reference_not_found", "symbol_not_found", "unresolved",
@@ -376,4 +377,25 @@ class TraceResult(_Displayable):
                 data[key] = value
         if self.note:
             data["note"] = self.note
+        return data
+
+
+@dataclass(frozen=True, repr=False)
+class LibrarySourceResult(_Displayable):
+    """The text of a library file an answer led to (``Project.library_source``): for a read-only
+    view. Only files the engine itself reached inside the import roots or ``node_modules``."""
+
+    status: str
+    file: str
+    message: str | None = None
+    language: str | None = None
+    library: dict | None = None
+    text: str | None = None
+
+    def to_dict(self) -> dict:
+        data = {"status": self.status, "file": self.file}
+        if self.status != "found":
+            data["message"] = self.message
+            return data
+        data.update({"language": self.language, "library": dict(self.library or {}), "text": self.text})
         return data

@@ -128,6 +128,7 @@ class Libraries:
         self._kinds: dict[str, str | None] = {}   # absolute path -> "file" | "dir" | None
         self._distributions: dict[str, dict[str, tuple[str, str]]] = {}
         self._manifests: dict[str, dict | None] = {}
+        self.reached: set[str] = set()   # library paths the engine parsed: all a source view may show
 
     # ---- import roots --------------------------------------------------------------------
     def python_roots(self) -> list[ImportRoot]:
@@ -197,6 +198,29 @@ class Libraries:
                 return candidate
         return None
 
+    def reached_file(self, file: str) -> str | None:
+        """The library path of ``file`` (as results show it, or a ``node_modules/…`` path) if the
+        engine reached it and it lies, links resolved, inside its import root; else None. What a
+        read-only source view may show: nothing else, whatever the spelling (``..``, links out)."""
+        if not isinstance(file, str) or not file or "\x00" in file or "\\" in file:
+            return None
+        if is_library_path(file):
+            candidates = [file]
+        else:
+            candidates = [f"{root.key}/{file}" for root in self.python_roots()]
+        for path in candidates:
+            if path not in self.reached:
+                continue
+            absolute = self.absolute(path)
+            if path.startswith(LIBRARY_PREFIX):
+                base = self._by_key[path.partition("/")[0]].path
+            else:
+                base = os.path.join(str(self.workspace.root), path[: path.rindex(_NODE_MODULES) + len(_NODE_MODULES)])
+            real, base = os.path.realpath(absolute), os.path.realpath(base)
+            if real.startswith(base + os.sep) and os.path.isfile(real):
+                return path
+        return None
+
     def _kind(self, path: str) -> str | None:
         absolute = self.absolute(path)
         if absolute is None:
@@ -208,6 +232,10 @@ class Libraries:
                 self._kinds.clear()
             self._kinds[absolute] = kind
         return kind
+
+    def forget_lookups(self) -> None:
+        """Forget which library files exist (not their facts: those are checked by size and mtime)."""
+        self._kinds.clear()
 
     def is_file(self, path: str) -> bool:
         return self._kind(path) == "file"
@@ -246,6 +274,7 @@ class Libraries:
         facts = extract_file(path, data, spec)
         entry = (signature, facts, data)
         with self._lock:
+            self.reached.add(path)
             self._facts[absolute] = entry
             while len(self._facts) > _MAX_CACHED_FILES:
                 self._facts.popitem(last=False)
@@ -316,12 +345,17 @@ class Libraries:
             package, version = self._distribution(root.path, top)
             return LibraryPlace(rest, "package", package, version)
         if is_library_path(path):
+            # inside the root: shown as it is (`tools/node_modules/x/…` and `node_modules/x/…` differ,
+            # and JupyterLab can open it)
             head, _, rest = path.rpartition(_NODE_MODULES + "/")
             parts = rest.split("/")
             name = "/".join(parts[:2]) if parts[0].startswith("@") and len(parts) > 1 else parts[0]
             manifest = self._manifest(os.path.join(str(self.workspace.root), head + _NODE_MODULES, name, "package.json"))
             version = manifest.get("version") if manifest else None
-            return LibraryPlace(rest, "package", name, version if isinstance(version, str) else None)
+            if name.startswith("@types/"):  # the types of `pad-left`, `@scope/name` (@types/scope__name)
+                typed = name[len("@types/"):]
+                name = "@" + typed.replace("__", "/", 1) if "__" in typed else typed
+            return LibraryPlace(path, "package", name, version if isinstance(version, str) else None)
         return None
 
     def _distribution(self, root: str, top: str) -> tuple[str, str | None]:

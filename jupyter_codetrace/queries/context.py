@@ -63,6 +63,7 @@ class QueryContext:
     def fresh(self) -> Resolver:
         self.index.refresh()
         if self._resolver is None or self._generation != self.index.generation:
+            self.libraries.forget_lookups()  # a package installed since is found from now on
             self._resolver = Resolver(self.index, self.workspace, previous=self._resolver)
             self._generation = self.index.generation
         return self._resolver

@@ -359,7 +359,7 @@ def _in_counterparts(ctx: QueryContext, target: Symbol, want_declaration: bool) 
                 best = (rank, Symbol(path, i))
         if best is not None:
             return best[1]  # the nearest counterpart file with a match wins
-    if view.spec.counterparts is not _NO_COUNTERPARTS:
+    if view.spec.counterparts is not _NO_COUNTERPARTS and not resolver.is_library(target.path):
         # No same-stem partner (`unity_internals.h` declares what `unity.c` defines): the one
         # project-wide free function of that name with the wanted role, when it is unique.
         others = [Symbol(path, i) for path in sorted(ctx.index.defined_in.get(d.name, ()))

@@ -3,7 +3,9 @@ the code, type, signature and export status; references grouped by file."""
 
 from __future__ import annotations
 
-from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult, library_label
+from ..results import (
+    DefinitionResult, GraphResult, LibrarySourceResult, ReferencesResult, SymbolsResult, TraceResult, library_label,
+)
 from .text import plural
 
 __all__ = ["render", "fence_language"]
@@ -34,6 +36,11 @@ def render(result) -> str:
         from . import trace
 
         return "```yaml\n" + trace.render(result) + "```\n"
+    if isinstance(result, LibrarySourceResult):
+        if result.status != "found":
+            return f"# Library source\n\n**{result.status}**: {result.message}\n"
+        return (f"# `{result.file}` — {library_label(result.library)} (read-only)\n\n"
+                f"```{fence_language(result.language)}\n{result.text}\n```\n")
     raise TypeError(f"no Markdown renderer for {type(result).__name__}")
 
 

@@ -2,7 +2,9 @@
 
 from __future__ import annotations
 
-from ..results import DefinitionResult, GraphResult, ReferencesResult, SymbolsResult, TraceResult, library_label
+from ..results import (
+    DefinitionResult, GraphResult, LibrarySourceResult, ReferencesResult, SymbolsResult, TraceResult, library_label,
+)
 
 __all__ = ["render", "plural"]
 
@@ -27,6 +29,10 @@ def render(result) -> str:
         from . import trace
 
         return trace.render(result)
+    if isinstance(result, LibrarySourceResult):
+        if result.status != "found":
+            return _not_found(result)
+        return f"# {result.file} — {library_label(result.library)} (read-only)\n{result.text}"
     raise TypeError(f"no text renderer for {type(result).__name__}")
 
 

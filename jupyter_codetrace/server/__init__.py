@@ -31,6 +31,9 @@ class Codetrace(Configurable):
     exclude = List(Unicode(), default_value=[], help="Extra gitignore-style patterns not to index.").tag(config=True)
     index_on_start = Bool(True, help="Index the root in the background when the server starts.").tag(config=True)
     query_threads = Int(4, help="Threads that run queries off the event loop.").tag(config=True)
+    python = Unicode("", help="The Python interpreter whose standard library and site-packages library names "
+                              "resolve into (asked once for its sys.path); default: $CODETRACE_PYTHON, else "
+                              "the server's own.").tag(config=True)
 
 
 def _contents_path(root: str, root_dir: str) -> str | None:
@@ -47,7 +50,7 @@ def load_extension(serverapp) -> ProjectRegistry:
     settings = Codetrace(parent=serverapp)
     root = settings.root or serverapp.root_dir
     registry = ProjectRegistry(root, max_file_size=settings.max_file_size, exclude=settings.exclude,
-                               workers=settings.query_threads, log=serverapp.log,
+                               workers=settings.query_threads, log=serverapp.log, python=settings.python or None,
                                contents_path=_contents_path(root, serverapp.root_dir))
     web_app = serverapp.web_app
     web_app.add_handlers(".*$", route_handlers(web_app.settings["base_url"], registry))

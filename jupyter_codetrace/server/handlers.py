@@ -218,6 +218,14 @@ class GraphHandler(_QueryHandler):
         return project.call_graph(a.get("include_name_matches", False))
 
 
+class LibrarySourceHandler(_QueryHandler):
+    params = {"file": "str"}
+    formats = ("json", "text")
+
+    def run(self, project, a):
+        return project.library_source(a.get("file"))
+
+
 class StatusHandler(_Base):
     @tornado.web.authenticated
     @authorized
@@ -247,7 +255,8 @@ class OpenAPIHandler(_Base):
 ROUTES = {
     "definition": DefinitionHandler, "references": ReferencesHandler, "trace": TraceHandler,
     "dependencies": DependenciesHandler, "dependents": DependentsHandler, "paths": PathsHandler,
-    "symbols": SymbolsHandler, "graph": GraphHandler, "status": StatusHandler, "reindex": ReindexHandler,
+    "symbols": SymbolsHandler, "graph": GraphHandler, "library-source": LibrarySourceHandler,
+    "status": StatusHandler, "reindex": ReindexHandler,
     "openapi.json": OpenAPIHandler,
 }
 

@@ -13,6 +13,7 @@ __all__ = ["openapi_document", "RESPONSE_SCHEMAS"]
 RESPONSE_SCHEMAS = {
     "definition": "Definition", "references": "References", "trace": "Trace", "dependencies": "Graph",
     "dependents": "Graph", "paths": "Graph", "symbols": "Symbols", "graph": "Graph",
+    "library-source": "LibrarySource",
 }
 _SUMMARIES = {
     "definition": "Go to definition of the name at file:line[:column] (mode: definition, declaration, type_definition)",
@@ -23,11 +24,14 @@ _SUMMARIES = {
     "paths": "How two symbols connect, in either direction, shortest first (format=text|dot|svg)",
     "symbols": "Fuzzy workspace symbol search",
     "graph": "The whole graph (format=dot for Graphviz)",
+    "library-source": "Read-only text of a library file an answer led to (json/__init__.py, node_modules/...); "
+                      "any other file is refused (404)",
 }
 _TYPES = {"str": {"type": "string"}, "int": {"type": "integer"}, "bool": {"type": "boolean"}}
 _REQUIRED = {"definition": ("symbol", "file", "line"), "references": ("symbol", "file", "line"),
              "trace": ("symbol",), "dependencies": ("file", "symbol"), "dependents": ("file", "symbol"),
-             "paths": ("from_file", "from_symbol", "to_file", "to_symbol"), "symbols": ("query",), "graph": ()}
+             "paths": ("from_file", "from_symbol", "to_file", "to_symbol"), "symbols": ("query",), "graph": (),
+             "library-source": ("file",)}
 
 
 def _components() -> dict:

@@ -46,8 +46,8 @@ class ProjectRegistry:
     """The project of the served root, its index state and the executor queries run in."""
 
     def __init__(self, root: str, *, max_file_size: int = 2_000_000, exclude=(), workers: int = 4,
-                 log=None, contents_path: str | None = ""):
-        self.project = Project(root, max_file_size=max_file_size, exclude=tuple(exclude))
+                 log=None, contents_path: str | None = "", python: str | None = None):
+        self.project = Project(root, max_file_size=max_file_size, exclude=tuple(exclude), python=python)
         # Where the root is in JupyterLab's file tree (relative to the server's root_dir; None
         # outside it): the panel opens `contents_path/file` for a result's `file`.
         self.contents_path = contents_path

@@ -71,7 +71,15 @@ async def _fetch(jp_fetch, route, **kwargs):
 
 
 def test_every_query_route_is_covered():
-    assert set(QUERIES) | {"status", "reindex", "openapi.json"} == set(ROUTES)
+    # library-source answers only after another answer led to a library file: its own test below
+    assert set(QUERIES) | {"status", "reindex", "openapi.json", "library-source"} == set(ROUTES)
+
+
+async def test_a_token_in_the_url_authenticates_the_library_source_route(jp_fetch, token):
+    await _ready(jp_fetch)
+    response = await _fetch(jp_fetch, "library-source", params={"file": "json/__init__.py", "token": token,
+                                                                "_xsrf": "2|abc|def|1"}, headers=dict(NO_HEADER))
+    assert response.code == 404 and json.loads(response.body)["status"] == "file_not_indexed"
 
 
 @pytest.mark.parametrize("route", sorted(QUERIES))
