@@ -138,3 +138,30 @@ async def test_streamable_http_on_loopback(api):
     finally:
         server.terminate()
         server.wait(timeout=20)
+
+
+@pytest.mark.anyio
+async def test_library_answers_name_the_library_never_the_machine():
+    """`json.dumps` and `networkx.DiGraph.add_edge` through the MCP tools: found in library code,
+    shown under the import root with the package (seed 003: no absolute path an agent could see)."""
+    root = Path(__file__).resolve().parents[2] / "fixtures" / "py_libs"
+    params = StdioServerParameters(command=sys.executable, args=["-m", "jupyter_codetrace.cli", "--root", str(root),
+                                                                 "mcp"],
+                                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    machine = {sys.prefix, sys.base_prefix, os.path.realpath(sys.prefix), str(Path.home())}
+    async with mcp.Client(params, read_timeout_seconds=120) as client:
+        add_edge = await client.call_tool("find_definition", {"symbol_name": "add_edge", "file_path": "analysis.py",
+                                                               "line_number": 20})
+        dumps = await client.call_tool("go_to_definition", {"locate": {"file_path": "analysis.py", "line": 29,
+                                                                       "find": "dumps"}})
+        uses = await client.call_tool("find_references", {"path": "analysis.py", "line": 29, "character": 17})
+        trace = await client.call_tool("codebase_trace", {"symbol": "supplier_graph", "calls": True})
+    texts = [r.content[0].text for r in (add_edge, dumps, uses, trace)]
+    assert "networkx/classes/digraph.py" in texts[0] and "networkx" in add_edge.structured_content["library"]["package"]
+    assert "json/__init__.py" in texts[1] and "stdlib" in texts[1]
+    assert "analysis.py:29" in texts[2] and "notebook_helpers.py" in texts[2] and "json/__init__.py" in texts[2]
+    assert "networkx.DiGraph.add_edge" in texts[3]
+    for text, result in zip(texts, (add_edge, dumps, uses, trace)):
+        for path in machine:
+            assert path not in text and path not in str(result.structured_content), path
+        assert "::py" not in text
