@@ -138,7 +138,7 @@ class FileFacts:
     narrowings: list[tuple] = field(default_factory=list)   # (name, class token, start, end): `if (x instanceof C) {…}`
     shorthand_keys: list[tuple] = field(default_factory=list)  # (reference, literal's token): `{percent}` also names T.percent
 
-    # ---- compact storage: rows of plain tuples (pickles small and fast) -------------------
+    # ---- compact storage: rows of plain values (the cache's data-only encoding, index/encoding.py)
     def to_rows(self) -> tuple:
         return (
             self.path, self.language,
@@ -152,14 +152,24 @@ class FileFacts:
 
     @classmethod
     def from_rows(cls, rows: tuple) -> "FileFacts":
+        """The inverse of :meth:`to_rows`, also from rows whose lists came back as tuples (the
+        cache's encoding has one kind of array): the fields declared as lists are lists again.
+        Rows of another shape (a count, a row length, the path's or language's type) raise
+        ``ValueError`` or ``TypeError``, so that a damaged or foreign cache row is refused."""
         (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
          warnings, cells, indirect, arguments, item_writes, iterations, narrowings, shorthand) = rows
+        if type(path) is not str or type(language) is not str:
+            raise TypeError("path and language must be strings")
+        for table, width in ((defs, _WIDTH[Definition]), (refs, _WIDTH[Reference]), (imps, _WIDTH[Import]),
+                             (exps, _WIDTH[Export]), (scopes, _WIDTH[Scope])):
+            if table and set(map(len, table)) != {width}:   # a short row would take the defaults silently
+                raise ValueError(f"fact rows of {sorted(set(map(len, table)))} fields, not {width}")
         return cls(
             path, language,
             [Definition(*r) for r in defs], [Reference(*r) for r in refs],
             [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
-            all_names, line_count, has_errors, warnings, cells, indirect, arguments, item_writes,
-            iterations, narrowings, shorthand,
+            all_names, line_count, has_errors, warnings, cells, list(indirect), list(arguments),
+            list(item_writes), list(iterations), list(narrowings), list(shorthand),
         )
 
     def names(self) -> tuple[set[str], set[str]]:
@@ -184,3 +194,6 @@ class FileFacts:
 
 def _row(obj) -> tuple:
     return tuple([getattr(obj, name) for name in obj.__slots__])
+
+
+_WIDTH = {kind: len(kind.__slots__) for kind in (Definition, Reference, Import, Export, Scope)}

@@ -5,6 +5,8 @@ The store is versioned by the indexer version, the grammar versions and a hash o
 ``.scm`` file: any mismatch, or a file SQLite cannot read, discards the store and starts
 empty — a cache is never trusted over the source. Each row carries checksums of its blobs
 (with its path), verified on loading; an unusable cache directory gives an in-memory store.
+Blobs hold data only (``encoding.py``: msgpack arrays of primitives), never pickles: loading a
+cache file someone else wrote cannot run code.
 """
 
 from __future__ import annotations
@@ -13,20 +15,20 @@ import contextlib
 import hashlib
 import logging
 import os
-import pickle
 import sqlite3
-import zlib
 from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CacheError
 from ..facts import FileFacts
+from .encoding import DecodeError, decode, encode, gc_paused
 
-__all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION"]
+__all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "decode"]
 
 # 2: per-row checksums; CR line breaks, UTF-16/32 files and syntax-error recovery in reading
 # and parsing (index/discover.py, index/parsing.py) changed what is extracted.
-INDEXER_VERSION = "2"
+# 3: blobs in the data-only encoding (encoding.py) instead of pickles: older stores are discarded.
+INDEXER_VERSION = "3"
 
 log = logging.getLogger("jupyter_codetrace")
 
@@ -56,14 +58,6 @@ CREATE TABLE IF NOT EXISTS files (
     names_sum BLOB NOT NULL, facts_sum BLOB NOT NULL
 );
 """
-
-
-def encode(value) -> bytes:
-    return zlib.compress(pickle.dumps(value, protocol=pickle.HIGHEST_PROTOCOL), 1)
-
-
-def decode(blob: bytes):
-    return pickle.loads(zlib.decompress(blob))
 
 
 def checksum(path: str, language: str, digest: str, blob: bytes) -> bytes:
@@ -285,12 +279,16 @@ class Store:
             if not isinstance(blob, bytes) or checksum(path, language, digest, blob) != expected:
                 self._note(_dropped([path]))
                 raise CacheError(f"{path}: checksum mismatch")
-            facts = FileFacts.from_rows(decode(blob))
+            with gc_paused():   # a file's facts are ~10^4 acyclic objects: no collection is due
+                facts = FileFacts.from_rows(decode(blob))
             if facts.path != path:
                 raise CacheError(f"{path}: facts of {facts.path}")
             return facts
-        except (sqlite3.DatabaseError, zlib.error, pickle.UnpicklingError, EOFError, TypeError, ValueError,
-                AttributeError, IndexError) as error:
+        except sqlite3.DatabaseError as error:
+            raise CacheError(f"{path}: {error}") from error
+        except (DecodeError, TypeError, ValueError, AttributeError, IndexError) as error:
+            # data of the wrong shape (damaged, foreign or hostile) under a valid checksum
+            self._note(f"cached facts of {path} could not be read ({str(error)[:200]}) and were indexed again")
             raise CacheError(f"{path}: {error}") from error
 
     def save_many(self, items: list[tuple[FileRecord, bytes, bytes]]) -> None:

@@ -1,0 +1,284 @@
+"""The cache's data-only encoding (index/encoding.py) gives back exactly the facts it was given.
+
+Round trips through the real store (extract → encode → SQLite → decode) for every fixture
+repository and for generated files with every kind of fact, compared with ``==`` (which tells a
+list from a tuple); a hand-made ``FileFacts`` with every field of every fact away from its
+default; and the blobs the decoder must refuse.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+import json
+import zlib
+from pathlib import Path
+
+import msgpack
+import pytest
+
+from jupyter_codetrace import Project
+from jupyter_codetrace.facts import Definition, Export, FileFacts, Import, Reference, Scope
+from jupyter_codetrace.index.encoding import DecodeError, decode, encode
+
+FIXTURES_DIR = Path(__file__).resolve().parents[2] / "fixtures"
+FIXTURES = sorted(p.name for p in FIXTURES_DIR.iterdir() if p.is_dir())
+LIST_FIELDS = ("definitions", "references", "imports", "exports", "scopes", "indirect_calls", "call_arguments",
+               "item_writes", "iterations", "narrowings", "shorthand_keys")
+
+
+def _round_trips(root: Path, cache: Path) -> dict[str, FileFacts]:
+    """Every file's facts as extracted, checked equal to what the store gives back; returns them."""
+    extracted = {}
+    with Project(root, cache_dir=cache, workers=1) as project:
+        index = project._index
+        stats = project.index()
+        assert stats.files > 0 and stats.parsed == stats.files, stats.to_text()
+        for path in index.files():
+            fresh = index._facts[path]   # kept from extraction (one worker: no pool, facts kept)
+            loaded = index.store.load(path)
+            assert loaded is not fresh
+            assert loaded == fresh, path
+            for name in LIST_FIELDS:
+                assert type(getattr(loaded, name)) is list, (path, name)
+            extracted[path] = fresh
+    return extracted
+
+
+@pytest.mark.parametrize("fixture", FIXTURES)
+def test_every_fixture_round_trips(fixture: str, tmp_path: Path, copy_fixture):
+    _round_trips(copy_fixture(fixture), tmp_path / "cache")
+
+
+_PYTHON = '''\
+"""A module with one of everything."""
+from os import path as p, sep
+import json
+from . import sibling
+from .pkg import *
+
+__all__ = ["Shape", "area", "walk"]
+BIG = {123456789012345678901234567890: "big", -98765432109876543210987654321: "small"}
+ROWS = [1, 2.5, "é✓", None, True]
+
+
+class Base:
+    pass
+
+
+class Shape(Base):
+    """A shape."""
+    sides: int = 4
+
+    def __init__(self, name: str = "s") -> None:
+        self.name = name
+
+    @property
+    def label(self) -> str:
+        return self.name
+
+
+def area(shape: Shape, *args, scale: float = 1.0, **kw) -> float:
+    global BIG
+    table = {}
+    table["a"] = shape
+    table[0] = scale
+    table[123456789012345678901234567890] = shape
+    first, second = args
+    for item in ROWS:
+        yield item
+    make()()
+    area(shape, scale=2, *args, **kw)
+    return table["a"] or BIG[123456789012345678901234567890]
+
+
+def walk():
+    counter = 0
+
+    def step():
+        nonlocal counter
+        counter += 1
+        return lambda: counter
+    return step
+
+
+async def later(x: "Shape") -> list[Shape]:
+    import asyncio
+    return [x async for x in x]
+'''
+
+_TYPESCRIPT = '''\
+import { helper as h, other } from "./helper";
+import * as ns from "./ns";
+import def from "./def";
+export { h as helperAgain } from "./helper";
+export * from "./barrel";
+export * as grouped from "./grouped";
+
+export interface Named<T> { name: T; percent: number }
+export type Choice = Circle | Square;
+export enum Color { Red, Green = 2 }
+
+class Circle { r = 1 }
+class Square { s = 2 }
+
+export class Box<T> extends Array<T> implements Named<string> {
+  name = "box";
+  percent = 3;
+  constructor(private readonly size: number) { super(); }
+  get label(): string { return this.name; }
+}
+
+export function pick(x: Circle | Square, percent: number): Named<number> {
+  if (x instanceof Circle) {
+    return { name: x.r, percent };
+  }
+  const table: Record<string, number> = {};
+  table["k"] = percent;
+  for (const v of [1, 2]) { h(v); }
+  h()();
+  new Box<number>(2);
+  return { name: 0, percent };
+}
+
+export function over(a: number): number;
+export function over(a: string): string;
+export function over(a: any): any { return a; }
+declare function ambient(x: number): void;
+
+export default function main(...rest: number[]): void { pick(new Circle(), rest[0]); ns.run(def); }
+'''
+
+
+def _notebook(*sources: str) -> str:
+    cells = [{"cell_type": "code", "metadata": {}, "source": s, "outputs": [], "execution_count": None}
+             for s in sources]
+    cells.insert(1, {"cell_type": "markdown", "metadata": {}, "source": "# notes"})
+    return json.dumps({"cells": cells, "metadata": {}, "nbformat": 4, "nbformat_minor": 5})
+
+
+def test_generated_files_with_every_kind_of_fact_round_trip(tmp_path: Path):
+    root = tmp_path / "repo"
+    (root / "pkg").mkdir(parents=True)
+    (root / "everything.py").write_text(_PYTHON, encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("X = 1\n")
+    (root / "sibling.py").write_text("def broken(:\n    pass\n\ndef after():\n    return 1\n")  # has_errors
+    (root / "latin.py").write_bytes(b"NAME = '\xe9t\xe9'\n")   # a warning: invalid UTF-8
+    (root / "everything.ts").write_text(_TYPESCRIPT, encoding="utf-8")
+    (root / "helper.ts").write_text("export function helper(n?: number) { return () => n; }\n"
+                                    "export const other = 1;\nexport default helper(other);\n")
+    (root / "go.mod").write_text("module example.com/app\n\ngo 1.21\n")
+    (root / "server.go").write_text("package app\n\ntype Server struct{ port int }\n\n"
+                                    "func (s *Server) Run() int { return s.port }\n")
+    (root / "book.ipynb").write_text(_notebook("import json\nvalue = json.dumps({})\n", "def f(a):\n    return a\n"))
+    facts = _round_trips(root, tmp_path / "cache")
+    everything = list(facts.values())
+    for name in LIST_FIELDS:
+        assert any(getattr(f, name) for f in everything), f"no generated file has {name}"
+    for name in ("definitions", "references", "imports", "exports", "scopes"):
+        rows = [row for f in everything for row in getattr(f, name)]
+        for field in dataclasses.fields(rows[0]):
+            default = field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
+            assert any(getattr(row, field.name) != default for row in rows), f"{name}: {field.name} never set"
+    assert facts["everything.py"].all_names == ("Shape", "area", "walk")
+    assert facts["book.ipynb"].notebook_cells
+    assert facts["sibling.py"].has_errors and facts["latin.py"].warnings
+    big = 123456789012345678901234567890
+
+    def holds_big(value) -> bool:
+        return value == big if type(value) is int else isinstance(value, (tuple, list)) and any(map(holds_big, value))
+
+    assert holds_big(facts["everything.py"].item_writes), "the 64-bit-overflowing key was not exercised"
+
+
+def _token(depth: int):
+    token = ("r", 3)
+    for i in range(depth):
+        token = ("o", token, ("c", i), ("k", '"key"', ("b",), None), ("s", token, -1), ("e", ("x",)))
+    return token
+
+
+def _handmade() -> FileFacts:
+    """Every field of every fact class set away from its default, with the awkward values: a big
+    integer, negative numbers, non-ASCII text, empty strings, nested tokens, None beside ()."""
+    definition = Definition(
+        name="naïve_✓", kind="method", line=3, column=5, end_line=9, end_column=2, start_line=2, start_byte=17,
+        end_byte=2**40, name_byte=21, scope=-1, own_scope=4, container=0, signature="(self, x: int = 1) -> 'T'",
+        returns="T", returns_span=(30, 31), generics="<T>", modifiers=("async", "static"), decorators=("@cache",),
+        doc="Line one.\n\nLine \u2028two.", exported=True, declaration=True, type="list[int]", type_span=(5, 14),
+        default="''", value=_token(3), extends=(("r", 1), None), implements=(("n", 2),), qualifier=("r", 0),
+        returned=(("i", 0), ("p", 1, 2)), yielded=(("u", ("r", 1), 0),), alternatives=(("r", 5), ("r", 6)),
+        type_arguments=(("r", 7),), type_parameters=(8, 9))
+    reference = Reference(name="self", line=4, column=9, start_byte=55, usage="write", scope=3, container=0,
+                          receiver=("d", 0), expr_start=50, expr_end=60, new=True)
+    plain = Reference(name="", line=1, column=1, start_byte=0)
+    imp = Import(module="..pkg.mod", kind="named", name="thing", local="alias", line=1, column=8, start_byte=0,
+                 scope=2, name_line=1, name_column=20, statement="from ..pkg.mod import thing as alias")
+    exp = Export(kind="default", name="main", exported_as="default", module="./main", line=7, column=1, start_byte=99,
+                 value=("c", 1), statement="export default main()")
+    scope = Scope(kind="function", start_byte=10, end_byte=90, parent=0, owner=0, globals=("G",), nonlocals=("n",))
+    return FileFacts(
+        path="src/ünïcode/mod.py", language="notebook", definitions=[definition, definition], references=[reference, plain],
+        imports=[imp], exports=[exp], scopes=[Scope("module", 0, 100, -1), scope], all_names=("a", "b"), line_count=12,
+        has_errors=True, warnings=("invalid UTF-8 decoded with replacement characters",),
+        notebook_cells=((0, 1, 4), (2, 5, 8)),
+        indirect_calls=[(("c", 0), 5, 3, 0)], call_arguments=[(1, (("scale", ("b",), False), (None, ("r", 0), True)))],
+        item_writes=[(("r", 0), 123456789012345678901234567890, ("x",), False), (("r", 0), '"k"', None, True)],
+        iterations=[(("r", 1), 6, -1)], narrowings=[("x", ("r", 2), 40, 80)], shorthand_keys=[(0, ("x",))])
+
+
+def test_a_handmade_file_with_every_field_set_round_trips():
+    facts = _handmade()
+    for fact in (facts, facts.definitions[0], facts.references[0], facts.imports[0], facts.exports[0], facts.scopes[1]):
+        for field in dataclasses.fields(fact):
+            default = field.default_factory() if field.default_factory is not dataclasses.MISSING else field.default
+            assert getattr(fact, field.name) != default, f"{type(fact).__name__}.{field.name} left at its default"
+    again = FileFacts.from_rows(decode(encode(facts.to_rows())))
+    assert again == facts
+    assert type(again.definitions[0].modifiers) is tuple and type(again.item_writes) is list
+    assert again.references[0].new is True and type(again.references[1].receiver) is bool
+
+
+def test_decoding_is_exact_about_types():
+    value = (True, 1, 0, False, None, "", "1", 1.5, b"\x00", (), ((),), -2**63, 2**64 - 1, 2**64, -(2**100))
+    again = decode(encode(value))
+    assert again == value
+    assert [type(v) for v in again] == [type(v) for v in value]
+
+
+def _packed(obj) -> bytes:
+    return zlib.compress(msgpack.packb(obj, use_bin_type=True))
+
+
+@pytest.mark.parametrize("blob", [
+    b"", b"not zlib at all", zlib.compress(b""), zlib.compress(b"\xc1"),              # empty, not msgpack
+    zlib.compress(b"\x93\x01\x02"),                                                    # truncated array
+    _packed((1, 2))[:-1], zlib.compress(msgpack.packb((1, 2)) + b"\x01"),               # cut, trailing data
+    _packed({"path": "a.py"}), _packed((1, {2: 3})),                                 # maps are never written
+    _packed(msgpack.ExtType(9, b"x")), _packed(msgpack.ExtType(1, b"12a")), _packed(msgpack.ExtType(1, b"")),
+    _packed(msgpack.ExtType(1, b"\xd9\xa0")),                                          # non-ASCII digits
+    zlib.compress(b"\x91" * 100_000),                                                   # nested past the stack
+    zlib.compress(b"\xdd\xff\xff\xff\xff"),                                             # an array claiming 4G items
+    zlib.compress(b"\x81\xa1a\x01"),
+], ids=lambda b: b[:12].hex())
+def test_malformed_blobs_are_refused(blob: bytes):
+    with pytest.raises(DecodeError):
+        decode(blob)
+
+
+@pytest.mark.parametrize("rows", [
+    (), ("a.py",), ("a.py", "python", (), (), (), (), ()),                              # too few parts
+    _handmade().to_rows() + (1,),                                                       # too many
+    (7,) + _handmade().to_rows()[1:],                                                   # path not a string
+    _handmade().to_rows()[:2] + (((1, 2, 3),),) + _handmade().to_rows()[3:],             # a short definition row
+    _handmade().to_rows()[:3] + ((("x",) * 20,),) + _handmade().to_rows()[4:],          # a long reference row
+    _handmade().to_rows()[:6] + ((5,),) + _handmade().to_rows()[7:],                     # a scope row not a row
+])
+def test_rows_of_the_wrong_shape_are_refused(rows):
+    with pytest.raises((TypeError, ValueError)):
+        FileFacts.from_rows(decode(encode(rows)))
+
+
+@pytest.mark.parametrize("value", [object(), {1, 2}, frozenset(), 1j, type])
+def test_values_the_encoding_cannot_hold_fail_when_written(value):
+    with pytest.raises(TypeError):
+        encode(("a", (value,)))
