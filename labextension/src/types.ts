@@ -60,6 +60,7 @@ export type Definition =
       resolution: "scope" | "import" | "member" | "inferred" | "name-only";
       mode_resolution: "exact" | "fell_back_to_definition";
       message?: string;
+      library?: Library;
       [k: string]: unknown;
     }
   | NotFound;
@@ -184,6 +185,22 @@ export interface Location {
   kind?: string;
   name?: string;
   cell?: number;
+  library?: Library;
+  [k: string]: unknown;
+}
+/**
+ * Set when the file is library code outside the project (standard library, an installed package, node_modules): `file` is then the path under its import root (json/__init__.py, networkx/classes/digraph.py).
+ *
+ * This interface was referenced by `JupyterCodetraceResultPayloadsToDictOfEveryQuery`'s JSON-Schema
+ * via the `definition` "Library".
+ */
+export interface Library {
+  kind: "stdlib" | "package";
+  /**
+   * 'python' for the standard library, else the distribution or npm package name
+   */
+  package: string;
+  version?: string | null;
   [k: string]: unknown;
 }
 /**
@@ -196,6 +213,7 @@ export interface Suggestion {
   line?: number;
   column?: number;
   kind?: string;
+  library?: Library;
   [k: string]: unknown;
 }
 /**
@@ -235,6 +253,7 @@ export interface Parameter {
 export interface ChainStep {
   file: string;
   via: string;
+  library?: Library;
   [k: string]: unknown;
 }
 /**
@@ -374,5 +393,20 @@ export interface CallTreeNode {
   seen?: boolean;
   external?: boolean;
   children: CallTreeNode[];
+  [k: string]: unknown;
+}
+/**
+ * Project.library_source: the text of a library file an answer led to
+ *
+ * This interface was referenced by `JupyterCodetraceResultPayloadsToDictOfEveryQuery`'s JSON-Schema
+ * via the `definition` "LibrarySource".
+ */
+export interface LibrarySource {
+  status: "found" | "file_not_indexed";
+  file: string;
+  message?: string;
+  language?: string | null;
+  library?: Library;
+  text?: string;
   [k: string]: unknown;
 }
