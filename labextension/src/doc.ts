@@ -522,8 +522,9 @@ function element<K extends keyof HTMLElementTagNameMap>(tag: K, className: strin
   return node;
 }
 
-/** Beyond this many lines of source a doc comment starts collapsed. */
+/** Beyond this many lines (or characters) of source a doc comment starts collapsed. */
 export const DOC_COLLAPSED_LINES = 6;
+export const DOC_COLLAPSED_CHARS = 400;
 let docs = 0;
 
 /**
@@ -586,7 +587,7 @@ export function renderDoc(doc: string, language: string): HTMLElement {
     }
   }
   wrapper.append(box);
-  if (doc.trim().split('\n').length > DOC_COLLAPSED_LINES) {
+  if (doc.trim().split('\n').length > DOC_COLLAPSED_LINES || doc.length > DOC_COLLAPSED_CHARS) {
     box.classList.add('jp-mod-collapsed');
     const toggle = element('button', 'jp-CodeTrace-doc-toggle');
     toggle.textContent = 'more';
