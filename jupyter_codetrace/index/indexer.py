@@ -26,7 +26,7 @@ from .discover import BinaryFile, discover, read_source
 from .extract import extract_file
 from .parsing import grammar_version
 from .watch import DirectoryWatcher
-from .store import INDEXER_VERSION, FileRecord, Store, decode, encode
+from .store import INDEXER_VERSION, FileRecord, Store, cache_root, decode, encode
 
 __all__ = ["Index", "IndexStats", "Progress"]
 
@@ -367,6 +367,14 @@ class Index:
 
     def files(self) -> list[str]:
         return sorted(self._summaries)
+
+    def library_store(self):
+        """The machine's store of library files' facts, in this index's cache directory."""
+        from pathlib import Path
+
+        from .library_store import LibraryStore
+
+        return LibraryStore(Path(self._cache_dir) if self._cache_dir else cache_root(), _index_version)
 
     def digest(self, path: str) -> str | None:
         summary = self._summaries.get(path)

@@ -34,6 +34,7 @@ from ..facts import FileFacts
 from ..languages import for_path
 from .discover import decode_source
 from .extract import extract_file
+from .library_store import LibraryStore
 
 __all__ = ["LIBRARY_PREFIX", "ImportRoot", "LibraryPlace", "Libraries", "WithLibraries", "is_library_path"]
 
@@ -112,7 +113,7 @@ def _ask_interpreter(python: str) -> _Interpreter:
 class Libraries:
     """The library files one project's answers may lead into, parsed on demand."""
 
-    def __init__(self, workspace, python: str | None = None):
+    def __init__(self, workspace, python: str | None = None, store: LibraryStore | None = None):
         if python is not None and not (os.path.isfile(python) and os.access(python, os.X_OK)):
             found = shutil.which(python)
             if found is None:
@@ -120,6 +121,7 @@ class Libraries:
             python = found
         self.workspace = workspace
         self.python = python
+        self.store = store   # facts persisted across processes (None: parse in each process)
         self._lock = threading.RLock()
         self._roots: list[ImportRoot] | None = None
         self._by_key: dict[str, ImportRoot] = {}
@@ -260,18 +262,18 @@ class Libraries:
             return None
         with self._lock:
             cached = self._facts.get(absolute)
-            if cached is not None and cached[0] == signature:
+            if cached is not None and cached[0] == signature and cached[1].path == path:
                 self._facts.move_to_end(absolute)
                 return cached
-        try:
-            with open(absolute, "rb") as fh:
-                raw = fh.read()
-            data, _ = decode_source(raw, path)
-        except (OSError, ValueError):
-            return None
-        if b"\x00" in data[:8192]:
-            return None
-        facts = extract_file(path, data, spec)
+        facts = self.store.load(absolute, path, *signature) if self.store is not None else None
+        data = None   # read when the text is asked for (code, a read-only view)
+        if facts is None:
+            data = self._read(absolute, path)
+            if data is None:
+                return None
+            facts = extract_file(path, data, spec)
+            if self.store is not None:
+                self.store.save(absolute, path, *signature, facts)
         entry = (signature, facts, data)
         with self._lock:
             self.reached.add(path)
@@ -280,15 +282,31 @@ class Libraries:
                 self._facts.popitem(last=False)
         return entry
 
+    @staticmethod
+    def _read(absolute: str, path: str) -> bytes | None:
+        try:
+            with open(absolute, "rb") as fh:
+                raw = fh.read()
+            data, _ = decode_source(raw, path)
+        except (OSError, ValueError):
+            return None
+        return None if b"\x00" in data[:8192] else data
+
     def facts(self, path: str) -> FileFacts | None:
         entry = self._load(path)
         return entry[1] if entry else None
 
     def source(self, path: str) -> bytes:
         entry = self._load(path)
-        if entry is None:
+        data = entry[2] if entry is not None else None
+        if data is None and entry is not None:
+            data = self._read(self.absolute(path), path)
+            if data is not None:
+                with self._lock:
+                    self._facts[self.absolute(path)] = (entry[0], entry[1], data)
+        if data is None:
             raise OSError(f"library file {path!r} cannot be read")
-        return entry[2]
+        return data
 
     def digest(self, path: str) -> str | None:
         absolute = self.absolute(path)

@@ -54,7 +54,7 @@ class QueryContext:
         self.workspace = workspace
         # Library files (the standard library, installed packages, node_modules) are reached
         # through resolution only, read lazily; ``self.index.files()`` stays the project's.
-        self.libraries = Libraries(workspace, python)
+        self.libraries = Libraries(workspace, python, index.library_store())
         self.index = WithLibraries(index, self.libraries)
         self._resolver: Resolver | None = None
         self._generation = -1

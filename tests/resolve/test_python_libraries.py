@@ -171,6 +171,10 @@ def test_another_interpreter_is_searched_when_named(tmp_path, other_python):
         stub = project.find_definition("hypot", "main.py", 7)
         assert stub.status == "found", stub.message
         assert stub.file == "fastmath-stubs/__init__.pyi" and stub.signature == "(x: float, y: float) -> float"
+    length = next(other_python.parents[1].glob("lib/python*/site-packages/unitsy/length.py"))
+    length.write_text("\n\n" + length.read_text(encoding="utf-8"), encoding="utf-8")   # an upgrade moved it
+    with Project(root, cache_dir=tmp_path / "cache", python=str(other_python)) as project:
+        assert project.find_definition("to_centimetres", "main.py", 7).line == 9
     with Project(root, cache_dir=tmp_path / "cache2") as ours:   # our interpreter has no unitsy
         missing = ours.find_definition("Length", "main.py", 6)
         assert missing.status == "unresolved" and "`unitsy` is not installed" in missing.message
@@ -201,3 +205,34 @@ def test_library_payloads_match_the_schema(project):
     for name, payload in (("Definition", definition), ("References", references)):
         jsonschema.Draft202012Validator({**schema, "$ref": f"#/$defs/{name}"}).validate(payload)
     assert definition["library"]["package"] == "networkx" and references["definition"]["library"]["kind"] == "stdlib"
+
+
+def test_library_facts_are_kept_for_the_next_process(tmp_path, monkeypatch):
+    """Parsed once per machine: a second Project (a new process, a restart) loads json's facts
+    from the cache; a library file that changed is parsed again; an unusable cache only costs time."""
+    from jupyter_codetrace.index import libraries as libraries_module
+
+    parsed: list[str] = []
+    real = libraries_module.extract_file
+
+    def counting(path, source, spec):
+        parsed.append(path)
+        return real(path, source, spec)
+
+    monkeypatch.setattr(libraries_module, "extract_file", counting)
+    root = tmp_path / "py_libs"
+    shutil.copytree(FIXTURE, root)
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        assert first.find_definition("dumps", "analysis.py", 29).file == "json/__init__.py"
+    assert any(p.endswith("json/__init__.py") for p in parsed)
+    assert (tmp_path / "cache" / "libraries" / "facts.sqlite").is_file()
+    parsed.clear()
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        again = second.find_definition("dumps", "analysis.py", 29)
+        assert (again.file, again.line) == ("json/__init__.py", _definition_line(json.dumps))
+        assert again.code.startswith("def dumps(")      # the text is read from the file itself
+    assert not any(p.endswith("json/__init__.py") for p in parsed), parsed
+    blocked = tmp_path / "blocked"
+    blocked.write_text("a file where the cache folder should be", encoding="utf-8")
+    with Project(root, cache_dir=blocked) as third:
+        assert third.find_definition("dumps", "analysis.py", 29).library["kind"] == "stdlib"
