@@ -15,7 +15,6 @@ from __future__ import annotations
 
 from dataclasses import dataclass, field
 
-import networkx as nx
 
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
@@ -104,6 +103,8 @@ class CodeGraph:
         # calls are edges to the code that runs. Given by the query layer, which knows the
         # declaration/definition pairing of every language.
         self.implementation = implementation
+        import networkx as nx  # here, not at import: ~0.1 s a process that needs no graph saves
+
         self.graph = nx.MultiDiGraph()
         self.files: dict[str, FileGraph] = {}
         self._hashes: dict[str, str] = {}

@@ -7,8 +7,10 @@ from __future__ import annotations
 
 from collections import deque
 from dataclasses import dataclass
+from typing import TYPE_CHECKING
 
-import networkx as nx
+if TYPE_CHECKING:  # imported where a graph is built: ~0.1 s a process saves until then
+    import networkx as nx
 
 __all__ = ["Follow", "closure", "paths_between", "call_tree", "MAX_CLOSURE_NODES", "MAX_PATHS", "MAX_PATH_DEPTH",
            "MAX_TREE_NODES", "MAX_TREE_DEPTH"]

@@ -3,6 +3,7 @@ plus the input validation and the "what was there" helpers every not-found answe
 
 from __future__ import annotations
 
+import os
 import re
 import threading
 from bisect import bisect_left, bisect_right
@@ -93,8 +94,10 @@ class QueryContext:
         if file is None or (isinstance(file, str) and not file.strip()):
             raise InvalidRequest(f"{field} is required", field=field)
         path = self.workspace.relative(file, field=field)
-        if not self.index.has_file(path):
-            # a library file as results name it (`json/__init__.py`): where the import path has it
+        if not is_library_path(path) and not os.path.lexists(self.workspace.absolute(path)):
+            # a library file as results name it (`json/__init__.py`): where the import path has it.
+            # Asked of the disk, not the index (not loaded yet in a new process): a file of the
+            # project is never taken for a library's.
             path = self.libraries.find(path) or path
         return path
 

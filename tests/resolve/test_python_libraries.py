@@ -236,3 +236,13 @@ def test_library_facts_are_kept_for_the_next_process(tmp_path, monkeypatch):
     blocked.write_text("a file where the cache folder should be", encoding="utf-8")
     with Project(root, cache_dir=blocked) as third:
         assert third.find_definition("dumps", "analysis.py", 29).library["kind"] == "stdlib"
+
+
+def test_a_project_file_named_like_a_library_file_is_the_projects(tmp_path):
+    """`json/__init__.py` of the project, asked about first thing in a new process (the index
+    not loaded yet): the project's file, never the standard library's copy of that path."""
+    (tmp_path / "json").mkdir()
+    (tmp_path / "json" / "__init__.py").write_text("def foo():\n    pass\n\nfoo()\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        found = project.find_definition("foo", "json/__init__.py", 4)
+        assert (found.status, found.file, found.line, found.library) == ("found", "json/__init__.py", 1, None)
