@@ -48,13 +48,17 @@ def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
                         help="project root: every path is relative to it (default: the current folder)")
     parser.add_argument("--json", action="store_true", default=json_default,
                         help="print the result as JSON (its to_dict()) instead of Markdown/text")
+    parser.add_argument("--python", metavar="INTERPRETER", default=None if defaults else argparse.SUPPRESS,
+                        help="the Python whose standard library and site-packages library names resolve "
+                             "into (e.g. .venv/bin/python; default: $CODETRACE_PYTHON, else the one running "
+                             "codetrace)")
 
 
 def build_parser() -> argparse.ArgumentParser:
     parser = argparse.ArgumentParser(
         prog="codetrace",
         description="Code navigation: definitions, references, call graphs, paths, symbols.",
-        epilog="Global options (--root, --json) may be given before or after the command. "
+        epilog="Global options (--root, --json, --python) may be given before or after the command. "
                "Exit status: 0 found, 1 not found, 2 invalid input. "
                "`codetrace COMMAND --help` describes a command's arguments.")
     _global_options(parser, defaults=True)
@@ -193,6 +197,8 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     # Over stdio, the handshake and the tool list are answered at once from the SDK's own earlier
     # answers while the SDK loads (mcp_front); CODETRACE_MCP_FRONT=0 turns that off. The project
     # (its imports and the first index) loads on a thread after the SDK; tool calls wait for it.
+    if args.python:
+        os.environ["CODETRACE_PYTHON"] = args.python  # what the server's Project reads
     front = None
     if args.http is None and os.environ.get("CODETRACE_MCP_FRONT", "1") != "0":
         from .mcp_front import Front
@@ -214,7 +220,7 @@ def _run(args: argparse.Namespace) -> tuple[str, int] | None:
     try:
         from .project import Project
 
-        project = Project(args.root)
+        project = Project(args.root, python=args.python)
         if args.command == "index":
             stats = project.index()
             return (json.dumps(stats.to_dict(), indent=2) if args.json else stats.to_text()) + "\n", 0

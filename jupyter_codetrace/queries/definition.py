@@ -120,6 +120,8 @@ def _answer(ctx: QueryContext, symbol: str, mode: str, resolution: Resolution,
                 language = ctx.index.language_of(importer) or ""
                 note = ctx.libraries.missing_note(resolution.missing, language)
                 message += f" {note}" if note else ""
+        elif resolution.why:
+            message = f"'{symbol}' could not be resolved: {resolution.why}."
         else:
             message = f"'{symbol}' could not be resolved: no binding in scope and no definition in the project."
         if where:

@@ -43,10 +43,11 @@ class Resolution:
     resolved_from: list[tuple[str, str]] = field(default_factory=list)
     via: str | None = None                          # the import an unresolved name came through
     missing: str | None = None                      # the module that import names, found nowhere
+    why: str | None = None                          # why it is unresolved, when no import tells
 
     def with_chain(self, step: tuple[str, str]) -> "Resolution":
         return Resolution(self.status, self.target, "import" if self.kind == "scope" else self.kind,
-                          self.candidates, [step] + self.resolved_from, self.via, self.missing)
+                          self.candidates, [step] + self.resolved_from, self.via, self.missing, self.why)
 
 
 _UNKNOWN = Resolution("not_found")

@@ -210,4 +210,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             if receiver.status == "unresolved" and receiver.via:
                 return Resolution("unresolved", via=receiver.via, resolved_from=receiver.resolved_from,
                                   missing=receiver.missing)
+        if owner is None and found.status != "found" and not found.why:
+            return Resolution(found.status, via=found.via, resolved_from=found.resolved_from, missing=found.missing,
+                              why="it is a member of a value whose type could not be inferred")
         return found
