@@ -133,3 +133,19 @@ def test_a_closed_pipe_ends_quietly(argv):
     assert "Traceback" not in process.stderr and "BrokenPipeError" not in process.stderr, process.stderr
     assert process.stderr == ""
     assert process.returncode == 0
+
+
+def test_python_names_the_interpreter_libraries_resolve_in(tmp_path):
+    """--python, before or after the command: library names resolve in that interpreter's
+    import path; one that is not there is a usage error (exit 2) that names it."""
+    root = Path(__file__).resolve().parents[1] / "fixtures" / "py_libs"
+    env = {**os.environ, "CODETRACE_CACHE_DIR": str(tmp_path)}
+    found = subprocess.run([sys.executable, "-m", "jupyter_codetrace.cli", "--root", str(root), "--json", "def",
+                            "analysis.py:29", "dumps", "--python", sys.executable],
+                           capture_output=True, text=True, env=env)
+    assert found.returncode == 0, found.stderr
+    assert json.loads(found.stdout)["library"]["kind"] == "stdlib"
+    missing = subprocess.run([sys.executable, "-m", "jupyter_codetrace.cli", "--python", str(tmp_path / "nope"),
+                              "--root", str(root), "def", "analysis.py:29", "dumps"],
+                             capture_output=True, text=True, env=env)
+    assert missing.returncode == 2 and "is not an executable interpreter" in missing.stderr
