@@ -101,6 +101,34 @@ class Project:
         answer reached are refused (``file_not_indexed``)."""
         return queries.library_source(self._context, file)
 
+    def document_symbols(self, file: str):
+        """The outline of one file: its classes, functions, methods, fields and module-level
+        variables, nested as written (``queries.outline.OutlineResult``)."""
+        return queries.document_symbols(self._context, file)
+
+    def library_path(self, file: str) -> str | None:
+        """The absolute path on this machine of a library file as an answer names it
+        (``json/__init__.py`` with a ``library`` field), for an editor to open; None for a file
+        no answer has led to in this process."""
+        with self._context.lock:
+            path = self._context.libraries.reached_file(file)
+            return self._context.libraries.absolute(path) if path else None
+
+    def set_overlay(self, file: str, text: str, language: str | None = None) -> bool:
+        """Answer from ``text`` for ``file`` (an editor's unsaved buffer; the file need not exist)
+        instead of what is on disk, until ``clear_overlay(file)``. Nothing is written: not the
+        file, not the persisted index. ``language`` (``"python"``...) is for a file whose
+        extension names none. False when the file would not be indexed (ignored, no language).
+
+        >>> project.set_overlay("main.py", "def added(): ...\nadded()\n")    # doctest: +SKIP
+        True
+        """
+        return self._index.set_overlay(self.workspace.relative(file), text, language)
+
+    def clear_overlay(self, file: str) -> None:
+        """Back to the file on disk (a file only the overlay had is no longer indexed)."""
+        self._index.clear_overlay(self.workspace.relative(file))
+
     def close(self) -> None:
         self._index.close()
 

@@ -226,8 +226,45 @@ class Index:
         self._watching = False
         self._broken: str | None = None   # why the store failed a write, until it is rebuilt
         self._notes: list[str] = []        # what the store discarded, until reported
+        # Unsaved editor buffers (set_overlay): path -> (bytes, language). Their facts live here
+        # only, never in the store; ``_overlay_pending`` holds those not indexed yet.
+        self._overlay: dict[str, tuple[bytes, str]] = {}
+        self._overlay_pending: set[str] = set()
+        self._overlay_facts: dict[str, FileFacts] = {}
 
     # ------------------------------------------------------------------ public
+    def set_overlay(self, path: str, text: str, language: str | None = None) -> bool:
+        """Index ``path`` (root-relative) from ``text`` instead of the disk, from the next
+        refresh on, until :meth:`clear_overlay`; the file need not exist. The overlay's facts
+        are never persisted and the file on disk is never touched. ``language`` defaults to the
+        one the extension names. False (and nothing changes) for a file that would not be
+        indexed: no supported language, or ignored."""
+        language = language or _language_for_path(path)
+        if language is None or self.workspace.is_ignored(path):
+            return False
+        data = text.encode("utf-8", "surrogatepass")
+        with self._lock:
+            if self._overlay.get(path) == (data, language) and path not in self._overlay_pending:
+                return True   # the same text again (a save, a re-open): nothing to redo
+            self._overlay[path] = (data, language)
+            self._overlay_pending.add(path)
+        return True
+
+    def clear_overlay(self, path: str) -> None:
+        """Back to the file on disk (or to no file, for one that only the overlay had)."""
+        with self._lock:
+            if self._overlay.pop(path, None) is None:
+                return
+            self._overlay_pending.discard(path)
+            if path in self._summaries:
+                self._forget(path)
+                self.generation += 1
+            self.last_stats = None   # the next refresh walks the disk and finds the file again
+
+    def overlays(self) -> list[str]:
+        with self._lock:
+            return sorted(self._overlay)
+
     @property
     def defined_in(self) -> dict[str, set[str]]:
         """name -> files defining it."""
@@ -291,6 +328,7 @@ class Index:
         self._facts.clear()
         self._defined_in = self._used_in = None
         self._broken = None
+        self._overlay_pending.update(self._overlay)
         self.generation += 1
         self.last_stats = None
 
@@ -299,7 +337,7 @@ class Index:
         if self._broken is not None:
             raise CacheError(self._broken)
         changed, new_folders = self._watcher.drain()
-        if self._watching and not changed and self.last_stats is not None:
+        if self._watching and not changed and self.last_stats is not None and not self._overlay_pending:
             # Nothing under the root changed since the last walk: no need to walk again.
             return replace(self.last_stats, parsed=0, from_cache=self.last_stats.files, removed=0,
                            seconds=time.perf_counter() - started)
@@ -307,7 +345,7 @@ class Index:
         stats = IndexStats(root=str(self.workspace.root), cache=":memory:" if store.in_memory else str(store.path))
         sources, skipped = discover(self.workspace, _language_for_path)
         self._skipped = {s.path: s.reason for s in skipped}
-        present = {s.path for s in sources}
+        present = {s.path for s in sources} | set(self._overlay)
         removed = [p for p in self._summaries if p not in present]
         for path in [p for p in self._failed if p not in present]:
             del self._failed[path]
@@ -317,6 +355,8 @@ class Index:
                 self._forget(path)
         stale = []
         for source in sources:
+            if source.path in self._overlay:
+                continue   # the editor's text wins over the disk's
             failed = self._failed.get(source.path)
             if failed is not None:
                 if failed[:2] == (source.size, source.mtime_ns):
@@ -327,6 +367,8 @@ class Index:
             if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
                 stale.append(source)
         parsed_paths = self._reindex(stale, progress) if stale else set()
+        if self._overlay_pending:
+            parsed_paths |= self._index_overlays()
         if self._broken is not None:
             raise CacheError(self._broken)
         parsed = len(parsed_paths)
@@ -348,6 +390,9 @@ class Index:
 
     def facts(self, path: str) -> FileFacts | None:
         with self._lock:
+            facts = self._overlay_facts.get(path)
+            if facts is not None:
+                return facts
             facts = self._facts.get(path)
             if facts is not None:
                 self._facts.move_to_end(path)
@@ -400,8 +445,13 @@ class Index:
         return self._skipped.get(path)
 
     def source(self, path: str) -> bytes:
-        """The text positions refer to: the file's bytes, or a notebook's virtual source."""
-        data, _ = read_source(self.workspace, path)
+        """The text positions refer to: the file's bytes (an overlay's, when it has one), or a
+        notebook's virtual source."""
+        overlay = self._overlay.get(path)
+        if overlay is not None:
+            data = overlay[0]
+        else:
+            data, _ = read_source(self.workspace, path)
         if path.endswith(".ipynb"):
             from .notebooks import notebook_source
 
@@ -458,6 +508,7 @@ class Index:
     def _forget(self, path: str) -> None:
         old = self._summaries.pop(path, None)
         self._facts.pop(path, None)
+        self._overlay_facts.pop(path, None)
         if old is None or self._defined_in is None:
             return
         for names, table in ((old.defined, self._defined_in), (old.used, self._used_in)):
@@ -554,6 +605,31 @@ class Index:
         if rows:
             self._write(self.store.save_many, rows)
         return {record.path for record, _, _ in rows}  # files parsed and indexed: failures are skipped, not here
+
+    def _index_overlays(self) -> set[str]:
+        """Extract the pending overlays from their text, in this process; nothing is written to
+        the store. Returns the paths indexed (a failure is that file's skip reason)."""
+        indexed = set()
+        for path in sorted(self._overlay_pending):
+            data, language = self._overlay[path]
+            digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+            # size -1: never equal to a file's stat, so the disk version is read again once cleared
+            record = FileRecord(path, language, -1, 0, digest)
+            payload, problem = _extract_blobs(record, data, [])
+            if payload is None:
+                self._skipped[path] = problem
+                if path in self._summaries:
+                    self._forget(path)
+                    self.generation += 1
+                continue
+            self._skipped.pop(path, None)
+            _, names, _, facts = payload
+            n = decode(names)
+            self._add_summary(_Summary(record, frozenset(n[0]), frozenset(n[1]), n[2], n[3], n[4], tuple(n[5]), n[6]))
+            self._overlay_facts[path] = facts
+            indexed.add(path)
+        self._overlay_pending.clear()
+        return indexed
 
     def _write(self, operation, argument) -> None:
         """A store write; a failure marks the store broken (the next refresh rebuilds it) and the
