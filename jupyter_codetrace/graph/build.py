@@ -13,6 +13,7 @@ resolutions read it (the resolver records what each resolution looked at).
 
 from __future__ import annotations
 
+import hashlib
 from dataclasses import dataclass, field
 
 
@@ -98,11 +99,12 @@ class _NodeTable:
 class CodeGraph:
     """The project's graph for the current index generation, rebuilt file by file."""
 
-    def __init__(self, implementation=None):
+    def __init__(self, implementation=None, store=None):
         # symbol -> its body when it is a declaration (a C/C++ prototype, an overload signature):
         # calls are edges to the code that runs. Given by the query layer, which knows the
         # declaration/definition pairing of every language.
         self.implementation = implementation
+        self.store = store   # graph/persist.py GraphStore: parts kept for the next process, or None
         import networkx as nx  # here, not at import: ~0.1 s a process that needs no graph saves
 
         self.graph = nx.MultiDiGraph()
@@ -121,6 +123,11 @@ class CodeGraph:
             return 0
         self._tables = {}
         current = index.digests()
+        if self.store is not None and self.generation == -1 and not self.files:
+            # a new process: the parts an earlier one made of files unchanged since
+            for fg in self.store.load(current, FileGraph):
+                self._add(fg)
+                self._hashes[fg.path] = current[fg.path]
         gone = [p for p in self.files if p not in current]
         changed = [p for p, h in current.items() if self._hashes.get(p) != h]
         # A file whose interface is unchanged (an edit inside a body) cannot change what its
@@ -169,6 +176,9 @@ class CodeGraph:
             self._implicit_interfaces(resolver, current)
         self.generation = index.generation
         self.last_rebuilt = len(redo)
+        if self.store is not None and (redo or gone):
+            self.store.save([self.files[p] for p in sorted(redo) if p in self.files], current,
+                            sorted(set(gone) | {p for p in redo if p not in self.files}))
         return len(redo)
 
     def _drop(self, path: str) -> None:
@@ -322,7 +332,9 @@ def _interface(resolver: Resolver, path: str) -> int:
               for i, passed in facts.call_arguments]
     # items added to containers (`HANDLERS[k] = f`): what their readers' calls may reach
     parts += [(_token_name(refs, c), k, _token_name(refs, v), spread) for c, k, v, spread in facts.item_writes]
-    found = resolver.memo[("interface", path)] = hash(tuple(parts))
+    # a hash that is the same in every process (str hashes are not): parts are kept across them
+    digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    found = resolver.memo[("interface", path)] = int.from_bytes(digest, "big")
     return found
 
 

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..graph import traverse
 from ..graph.build import NODE_KINDS, CodeGraph
+from ..graph.persist import store_for
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import GraphEdge, GraphNode, GraphResult
 from .context import QueryContext, validate_symbol
@@ -117,7 +118,8 @@ def _symbol_not_found(ctx: QueryContext, path: str, symbol: str) -> SymbolLookup
 def _graph(ctx: QueryContext) -> CodeGraph:
     graph = getattr(ctx, "_code_graph", None)
     if graph is None:
-        graph = ctx._code_graph = CodeGraph(implementation=lambda symbol: _implementation(ctx, symbol))
+        graph = ctx._code_graph = CodeGraph(implementation=lambda symbol: _implementation(ctx, symbol),
+                                            store=store_for(ctx.index, ctx.libraries))
     graph.update(ctx.resolver, ctx.index)
     return graph
 

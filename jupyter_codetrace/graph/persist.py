@@ -1,0 +1,166 @@
+"""The graph's per-file parts, kept beside the project's index so that a new process (a restart, a
+CLI call, a kernel) answers its first graph question without resolving every reference again.
+
+What is stored is each file's ``FileGraph`` — its nodes, the edges whose sites it holds, what its
+resolutions read, its names and interface hash — with the content digest of the file it was made
+from, in the data-only encoding of the facts cache. A new process loads the parts whose digest
+is the file's digest now; ``CodeGraph.update`` then redoes, as within one process, the files that
+changed since and every file whose resolutions read them.
+
+A part is only as good as the engine that made it: the store is keyed by a version that hashes
+the engine's resolution, graph and language code and the interpreter's import path (answers
+into libraries depend on it). Nothing in it is trusted over the source: a row that fails its
+checksum or decoding is ignored (that file is built again); when the store cannot be opened or
+written, the graph is simply built in each process.
+"""
+
+from __future__ import annotations
+
+import hashlib
+import sqlite3
+import sys
+import threading
+from pathlib import Path
+
+from ..index.encoding import DecodeError, decode, encode, gc_paused
+
+__all__ = ["GraphStore", "engine_version"]
+
+_SCHEMA = (
+    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
+    "CREATE TABLE IF NOT EXISTS parts (path TEXT PRIMARY KEY, digest TEXT NOT NULL, blob BLOB NOT NULL,"
+    " sum BLOB NOT NULL)",
+)
+_PACKAGE = Path(__file__).resolve().parent.parent
+# Code whose change can change a file's graph part.
+_ENGINE_SOURCES = ("graph", "resolve", "languages", "nesting.py", "facts.py", "index/extract.py",
+                   "queries/definition.py")
+
+
+def engine_version(extra: str = "") -> str:
+    digest = hashlib.blake2b(digest_size=12)
+    for name in _ENGINE_SOURCES:
+        path = _PACKAGE / name
+        files = sorted(path.rglob("*")) if path.is_dir() else [path]
+        for file in files:
+            if file.suffix in (".py", ".scm") and file.is_file():
+                digest.update(file.relative_to(_PACKAGE).as_posix().encode())
+                digest.update(file.read_bytes())
+    digest.update(extra.encode())
+    return digest.hexdigest()
+
+
+def _checksum(path: str, digest: str, blob: bytes) -> bytes:
+    h = hashlib.blake2b(digest_size=12)
+    h.update(f"{path}\0{digest}\0".encode())
+    h.update(blob)
+    return h.digest()
+
+
+def _pairs(mapping: dict) -> tuple:
+    return tuple((k, tuple(v) if isinstance(v, list) else v) for k, v in mapping.items())
+
+
+def part_to_rows(fg) -> tuple:
+    return (fg.path, fg.module, tuple((node, _pairs(attrs)) for node, attrs in fg.nodes.items()),
+            tuple((s, t, _pairs(data)) for s, t, data in fg.edges),
+            tuple((node, tuple(calls)) for node, calls in fg.external_calls.items()),
+            tuple(sorted(fg.read)), tuple(sorted(fg.names)), fg.interface)
+
+
+def part_from_rows(rows, cls):
+    path, module, nodes, edges, calls, read, names, interface = rows
+    if not (isinstance(path, str) and isinstance(module, str) and isinstance(interface, int)):
+        raise DecodeError("not a graph part")
+    return cls(path, module, {node: dict(attrs) for node, attrs in nodes},
+               [(s, t, dict(data)) for s, t, data in edges],
+               {node: list(c) for node, c in calls}, frozenset(read), frozenset(names), interface)
+
+
+class GraphStore:
+    def __init__(self, file: Path, version: str):
+        self.file = file
+        self.version = version
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        self._failed = False
+
+    def _connect(self) -> sqlite3.Connection | None:
+        if self._db is not None or self._failed:
+            return self._db
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(str(self.file), timeout=10, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("BEGIN IMMEDIATE")  # one process makes or empties the tables at a time
+            try:
+                for statement in _SCHEMA:
+                    db.execute(statement)
+                row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+                if row is None or row[0] != self.version:
+                    db.execute("DELETE FROM parts")
+                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.version,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                db.close()
+                raise
+            self._db = db
+        except (OSError, sqlite3.Error):
+            self._failed = True  # the graph is built in each process instead
+        return self._db
+
+    def load(self, digests: dict[str, str], cls) -> list:
+        """The stored parts of files whose content is still ``digests[path]``."""
+        with self._lock:
+            db = self._connect()
+            if db is None:
+                return []
+            try:
+                rows = db.execute("SELECT path, digest, blob, sum FROM parts").fetchall()
+            except sqlite3.Error:
+                return []
+        parts = []
+        with gc_paused():
+            for path, digest, blob, expected in rows:
+                if digests.get(path) != digest or not isinstance(blob, bytes) \
+                        or _checksum(path, digest, blob) != expected:
+                    continue
+                try:
+                    fg = part_from_rows(decode(blob), cls)
+                except (DecodeError, TypeError, ValueError):
+                    continue
+                if fg.path == path:
+                    parts.append(fg)
+        return parts
+
+    def save(self, parts: list, digests: dict[str, str], gone: list[str]) -> None:
+        """Store ``parts`` (made from files at ``digests``) and forget the parts of ``gone`` files."""
+        rows = []
+        for fg in parts:
+            digest = digests.get(fg.path)
+            if digest is None:
+                continue
+            blob = encode(part_to_rows(fg))
+            rows.append((fg.path, digest, blob, _checksum(fg.path, digest, blob)))
+        with self._lock:
+            db = self._connect()
+            if db is None:
+                return
+            try:
+                with db:
+                    db.execute("BEGIN")
+                    db.executemany("DELETE FROM parts WHERE path = ?", [(p,) for p in gone])
+                    db.executemany("INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?)", rows)
+            except sqlite3.Error:
+                pass
+
+
+def store_for(index, libraries) -> GraphStore | None:
+    """The graph store beside ``index``'s facts (None for an index without a store file)."""
+    store = getattr(index, "store", None)
+    path = getattr(store, "path", None)
+    if path is None or getattr(store, "in_memory", False):
+        return None
+    roots = ";".join(f"{r.kind}:{r.path}" for r in libraries.python_roots()) if libraries is not None else ""
+    return GraphStore(Path(path).parent / "graph.sqlite", engine_version(f"{sys.version}|{roots}"))
