@@ -17,6 +17,7 @@ import hashlib
 from dataclasses import dataclass, field
 
 
+from ..languages import by_name
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
 from ..resolve.resolver import CLASS_KINDS, Resolver, Symbol
@@ -339,8 +340,13 @@ def _interface(resolver: Resolver, path: str) -> int:
 
 
 def _implicit_language(resolver: Resolver, path: str) -> bool:
-    view = resolver.view(path)
-    return view is not None and view.spec.implicit_interfaces
+    language = resolver.index.language_of(path)   # not the facts: a restart loads none it need not
+    if language is None:
+        return False
+    try:
+        return by_name("python" if language == "notebook" else language).implicit_interfaces
+    except KeyError:
+        return False
 
 
 def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:

@@ -1,0 +1,86 @@
+#!/usr/bin/env python
+"""Restart → first graph answer (issue 20): the graph's per-file parts are kept beside the index
+(graph/persist.py), so a new process answers ``dependents_of`` without resolving again.
+
+On the CPython standard library (the corpus of ``index_speed.py``; ``--quick``: 200 files), each
+step in a fresh process, with CPU seconds of the process beside wall time and peak RSS:
+  1 cold       a fresh cache: index, then the first dependents_of (builds and stores the graph)
+  2 restart    a new process, warm cache: Project() → the first dependents_of answer
+  3 edit       one file gains a function between processes, then a new process: the first answer
+The floor, measured in the same run, is step 1's index alone (the bar: graph ≤ 50 % of it; a
+restart's first graph answer ≤ 0.5 s).
+
+    .venv/bin/python bench/graph_restart.py [--quick] [--runs 3]
+"""
+
+from __future__ import annotations
+
+import argparse
+import json
+import shutil
+import subprocess
+import sys
+import tempfile
+from pathlib import Path
+
+sys.path.insert(0, str(Path(__file__).resolve().parent))
+from benchlib import ensure_stdlib_corpus  # noqa: E402
+
+_CHILD = r'''
+import json, resource, sys, time
+def cpu():  # this process and its index workers
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
+wall0, cpu0 = time.perf_counter(), cpu()
+from jupyter_codetrace import Project
+root, cache, symbol_file, symbol = sys.argv[1:5]
+project = Project(root, cache_dir=cache)
+project.index()
+index = (time.perf_counter() - wall0, cpu() - cpu0)
+answer = project.dependents_of(symbol_file, symbol)
+total = (time.perf_counter() - wall0, cpu() - cpu0)
+graph = project._context._code_graph
+print(json.dumps({"index": index, "total": total, "graph": [total[0] - index[0], total[1] - index[1]],
+                  "status": answer.status, "redone": graph.last_rebuilt, "edges": graph.graph.number_of_edges(),
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+'''
+
+
+def _child(root: Path, cache: Path, file: str, symbol: str) -> dict:
+    done = subprocess.run([sys.executable, "-c", _CHILD, str(root), str(cache), file, symbol],
+                          capture_output=True, text=True, check=True,
+                          cwd=str(Path(__file__).resolve().parent.parent))
+    return json.loads(done.stdout)
+
+
+def main() -> None:
+    parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
+    parser.add_argument("--quick", action="store_true", help="the 200-file corpus")
+    parser.add_argument("--runs", type=int, default=3, help="restart measurements (the minimum is kept)")
+    args = parser.parse_args()
+    corpus, meta = ensure_stdlib_corpus(quick=args.quick)
+    with tempfile.TemporaryDirectory(prefix="codetrace-graph-restart-") as tmp:
+        root = Path(tmp) / "corpus"
+        shutil.copytree(corpus, root)
+        # a class used across the corpus (in both the full stdlib and its first 200 files)
+        file, symbol = "argparse.py", "ArgumentParser"
+        cache = Path(tmp) / "cache"
+        cold = _child(root, cache, file, symbol)
+        restarts = [_child(root, cache, file, symbol) for _ in range(args.runs)]
+        target = root / file
+        target.write_text(target.read_text(encoding="utf-8") + "\n\ndef _bench_added():\n    return 1\n",
+                          encoding="utf-8")
+        edited = _child(root, cache, file, symbol)
+    best = min(restarts, key=lambda r: r["total"][1])
+    floor = cold["index"]
+    print(f"corpus: {meta.get('files')} files, {meta.get('lines'):,} lines; question: dependents_of({file}, {symbol})")
+    print(f"{'step':<10}{'wall s':>9}{'cpu s':>9}{'graph cpu s':>13}{'÷ index':>9}{'redone':>8}{'edges':>9}{'RSS MB':>8}")
+    for name, r in (("cold", cold), ("restart", best), ("edit", edited)):
+        print(f"{name:<10}{r['total'][0]:>9.2f}{r['total'][1]:>9.2f}{r['graph'][1]:>13.2f}"
+              f"{r['graph'][1] / floor[1]:>9.2f}{r['redone']:>8}{r['edges']:>9}{r['rss_mb']:>8.0f}")
+    print(f"floor: cold index {floor[0]:.2f} s wall, {floor[1]:.2f} s CPU")
+    print(json.dumps({"bench": "graph_restart", "corpus": meta, "cold": cold, "restart": best, "edit": edited}))
+
+
+if __name__ == "__main__":
+    main()
