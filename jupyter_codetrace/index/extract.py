@@ -97,7 +97,8 @@ class _Extraction:
         arguments: dict[tuple[int, int], object] = {}
 
         plan = _plan(self.spec)
-        for pattern, caps in run_query(self.spec, self.root):
+        notes: list[str] = []
+        for pattern, caps in run_query(self.spec, self.root, notes):
             category, detail = plan[pattern]
             if category == "reference":
                 name = caps["reference"][0]
@@ -386,6 +387,7 @@ class _Extraction:
         if all_names is not None:
             self.facts.all_names = tuple(all_names)
         self._mark_exported(defs)
+        self.facts.warnings = tuple(notes)
         return self.facts
 
     # ------------------------------------------------------------------ definitions

@@ -195,7 +195,7 @@ def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
         return None, _failure(error)
     facts.language = record.language if record.language != NOTEBOOK else NOTEBOOK
     facts.notebook_cells = cells
-    facts.warnings = tuple(warnings)
+    facts.warnings = tuple(warnings) + facts.warnings   # reading's, then analysis' (extract.py)
     defined, used = facts.names()
     names = encode((sorted(defined), sorted(used), len(facts.definitions), len(facts.references),
                     facts.line_count, facts.warnings, facts.has_errors))
