@@ -1,18 +1,42 @@
-/** Wiring only: the side panel, its commands and the editor context menu (shortcuts: schema/plugin.json). */
+/**
+ * Wiring only: the side panel, editor navigation (navigator.ts, editor.ts), their commands, the
+ * editor context menu and the settings (shortcuts and options: schema/plugin.json).
+ */
+import { EditorView } from '@codemirror/view';
 import { ILabShell, JupyterFrontEnd, JupyterFrontEndPlugin } from '@jupyterlab/application';
 import { ICommandPalette } from '@jupyterlab/apputils';
+import { IEditorServices } from '@jupyterlab/codeeditor';
+import { EditorExtensionRegistry, IEditorExtensionRegistry } from '@jupyterlab/codemirror';
 import { IDocumentManager } from '@jupyterlab/docmanager';
 import { FileEditor } from '@jupyterlab/fileeditor';
 import { NotebookPanel } from '@jupyterlab/notebook';
 import { Contents } from '@jupyterlab/services';
+import { ISettingRegistry } from '@jupyterlab/settingregistry';
 import { searchIcon } from '@jupyterlab/ui-components';
 
+import { navigationExtension } from './editor';
+import { lspPolicy } from './navmodel';
+import { DEFAULT_SETTINGS, Mode, NavSettings, Navigator } from './navigator';
 import { CodeTracePanel, EditorSource, Location } from './panel';
 import { wordAt } from './view';
 
 const OPEN = 'codetrace:open';
 const TRACE_CURSOR = 'codetrace:trace-under-cursor';
 const TRACE_POINTER = 'codetrace:trace-at-pointer';
+const GO_TO: Record<Mode, string> = {
+  definition: 'codetrace:go-to-definition',
+  declaration: 'codetrace:go-to-declaration',
+  type_definition: 'codetrace:go-to-type-definition'
+};
+const GO_TO_LABEL: Record<Mode, string> = {
+  definition: 'Go to Definition',
+  declaration: 'Go to Declaration',
+  type_definition: 'Go to Type Definition'
+};
+const FIND_REFERENCES = 'codetrace:find-references';
+const BACK = 'codetrace:navigate-back';
+const FORWARD = 'codetrace:navigate-forward';
+const PLUGIN_ID = 'jupyter_codetrace:plugin';
 
 /** Where the last right-click happened: the context menu traces that word, not the caret's. */
 let pointer: { x: number; y: number; target: Element } | null = null;
@@ -138,14 +162,52 @@ function pointerWord(app: JupyterFrontEnd): { word: string; location: Location; 
   return null;
 }
 
+/** The editor and the document offset under the last right-click, for the context menu's entries. */
+function pointerView(): { view: EditorView; pos: number } | null {
+  if (!pointer) {
+    return null;
+  }
+  const host = pointer.target.closest('.cm-editor');
+  const view = host instanceof HTMLElement ? EditorView.findFromDOM(host) : null;
+  const pos = view?.posAtCoords({ x: pointer.x, y: pointer.y });
+  return view && pos !== null && pos !== undefined ? { view, pos } : null;
+}
+
+/** The settings as navigation reads them; anything missing or of the wrong type keeps its default. */
+function readSettings(composite: Record<string, any>): NavSettings {
+  const pick = <K extends keyof NavSettings>(key: K, type: string): NavSettings[K] =>
+    typeof composite[key] === type ? composite[key] : DEFAULT_SETTINGS[key];
+  return {
+    click: pick('click', 'boolean'),
+    underline: pick('underline', 'boolean'),
+    hoverCard: pick('hoverCard', 'boolean'),
+    hoverDelay: Math.max(50, pick('hoverDelay', 'number')),
+    modifier: composite.modifier === 'Alt' ? 'Alt' : 'Accel',
+    jupyterlabLsp: composite.jupyterlabLsp === 'both' ? 'both' : 'defer'
+  };
+}
+
 const plugin: JupyterFrontEndPlugin<void> = {
-  id: 'jupyter_codetrace:plugin',
-  description: 'Code Trace: search symbols, definitions, references, call trees and paths.',
+  id: PLUGIN_ID,
+  description: 'Code Trace: search symbols, definitions, references, call trees and paths; navigation in the editor.',
   autoStart: true,
   requires: [ILabShell, IDocumentManager],
-  optional: [ICommandPalette],
-  activate: (app: JupyterFrontEnd, shell: ILabShell, docs: IDocumentManager, palette: ICommandPalette | null) => {
+  optional: [ICommandPalette, IEditorExtensionRegistry, IEditorServices, ISettingRegistry],
+  activate: (
+    app: JupyterFrontEnd,
+    shell: ILabShell,
+    docs: IDocumentManager,
+    palette: ICommandPalette | null,
+    extensions: IEditorExtensionRegistry | null,
+    editors: IEditorServices | null,
+    settingRegistry: ISettingRegistry | null
+  ) => {
     const open = async (location: Location) => {
+      if (location.library) {
+        // Library code: a read-only tab from the library-source route, never the file browser.
+        await navigation.openLibrary(location.file, location.library, location.line, location.column ?? 1);
+        return;
+      }
       const widget: any = docs.openOrReveal(location.file);
       if (!widget) {
         return;
@@ -167,6 +229,33 @@ const plugin: JupyterFrontEndPlugin<void> = {
     const panel = new CodeTracePanel(location => void open(location));
     panel.title.icon = searchIcon;
     shell.add(panel, 'left', { rank: 650 });
+
+    // Editor navigation: one navigator, a CodeMirror extension in every editor JupyterLab makes.
+    const navigation = new Navigator(app, docs, editors, () => panel.contentsRoot());
+    if (extensions) {
+      extensions.addExtension({
+        name: 'jupyter_codetrace:navigation',
+        factory: () => EditorExtensionRegistry.createImmutableExtension(navigationExtension(navigation))
+      });
+    }
+    const applySettings = (composite: Record<string, any>) => {
+      navigation.settings = readSettings(composite);
+      navigation.lsp = lspPolicy(app.listPlugins?.() ?? [], navigation.settings.jupyterlabLsp);
+    };
+    applySettings({});
+    if (settingRegistry) {
+      void settingRegistry
+        .load(PLUGIN_ID)
+        .then(settings => {
+          applySettings(settings.composite as Record<string, any>);
+          settings.changed.connect(() => applySettings(settings.composite as Record<string, any>));
+        })
+        .catch(error => console.warn('Code Trace: settings could not be loaded, defaults apply.', error));
+    }
+    // jupyterlab-lsp activates its plugins on its own schedule: look again once everything started.
+    void app.restored.then(() => {
+      navigation.lsp = lspPolicy(app.listPlugins?.() ?? [], navigation.settings.jupyterlabLsp);
+    });
 
     app.commands.addCommand(OPEN, {
       label: 'Code Trace: Open Panel',
@@ -202,6 +291,42 @@ const plugin: JupyterFrontEndPlugin<void> = {
         await panel.showDefinitionAt(found.location, found.source);
       }
     });
+    for (const mode of Object.keys(GO_TO) as Mode[]) {
+      app.commands.addCommand(GO_TO[mode], {
+        label: GO_TO_LABEL[mode],
+        caption: `${GO_TO_LABEL[mode]} of the name under the cursor (or the right-clicked one)`,
+        execute: async args => {
+          // From the context menu: the right-clicked name; from a key or the palette: the caret's.
+          const at = args?.pointer ? pointerView() : null;
+          const view = at?.view ?? navigation.caretView();
+          if (view) {
+            await navigation.goToAt(view, at?.pos ?? view.state.selection.main.head, mode);
+          }
+        }
+      });
+    }
+    app.commands.addCommand(FIND_REFERENCES, {
+      label: 'Find References',
+      caption: 'Show the references of the name under the cursor in the Code Trace panel',
+      execute: async args => {
+        const found = args?.pointer ? pointerWord(app) : cursorLocation(app);
+        if (!found) {
+          return;
+        }
+        shell.activateById(panel.id);
+        await panel.showReferencesAt(found.location, found.source);
+      }
+    });
+    app.commands.addCommand(BACK, {
+      label: 'Navigate Back',
+      caption: 'Return to where the last Go to Definition started',
+      execute: () => navigation.back()
+    });
+    app.commands.addCommand(FORWARD, {
+      label: 'Navigate Forward',
+      caption: 'Go forward again after Navigate Back',
+      execute: () => navigation.forward()
+    });
     // Capture phase on window: recorded before JupyterLab opens its menu and asks for the label.
     window.addEventListener(
       'contextmenu',
@@ -210,12 +335,21 @@ const plugin: JupyterFrontEndPlugin<void> = {
       },
       true
     );
-    // Key bindings live in schema/plugin.json (Accel-Shift-O, Accel-Shift-Y): users can remap them
-    // in Settings → Keyboard Shortcuts, and tests check them against JupyterLab's own keymap.
-    app.contextMenu.addItem({ command: TRACE_POINTER, selector: '.jp-FileEditor', rank: 1 });
-    app.contextMenu.addItem({ command: TRACE_POINTER, selector: '.jp-Notebook .jp-Cell', rank: 1 });
+    // Key bindings live in schema/plugin.json (Accel-Shift-O, Accel-Shift-Y, F12, Shift-F12,
+    // Alt-ArrowLeft/Right): users can remap them in Settings → Keyboard Shortcuts, and tests check
+    // them against JupyterLab's own keymap.
+    for (const selector of ['.jp-FileEditor', '.jp-Notebook .jp-Cell']) {
+      app.contextMenu.addItem({ command: TRACE_POINTER, selector, rank: 1 });
+      app.contextMenu.addItem({ command: GO_TO.definition, selector, rank: 1, args: { pointer: true } });
+      app.contextMenu.addItem({ command: GO_TO.declaration, selector, rank: 1, args: { pointer: true } });
+      app.contextMenu.addItem({ command: GO_TO.type_definition, selector, rank: 1, args: { pointer: true } });
+      app.contextMenu.addItem({ command: FIND_REFERENCES, selector, rank: 1, args: { pointer: true } });
+    }
     palette?.addItem({ command: OPEN, category: 'Code Trace' });
     palette?.addItem({ command: TRACE_CURSOR, category: 'Code Trace' });
+    for (const command of [GO_TO.definition, GO_TO.declaration, GO_TO.type_definition, FIND_REFERENCES, BACK, FORWARD]) {
+      palette?.addItem({ command, category: 'Code Trace' });
+    }
   }
 };
 

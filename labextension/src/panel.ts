@@ -24,6 +24,7 @@ import {
   waitingMessage
 } from './view';
 import { Definition, Graph, Trace } from './types';
+import { libraryLabel } from './navmodel';
 
 export type { Location };
 
@@ -150,9 +151,33 @@ export class CodeTracePanel extends Widget {
     }
   }
 
-  /** Open a result's location: its file is relative to the traced root, not to JupyterLab's. */
+  /**
+   * Open a result's location: its file is relative to the traced root, not to JupyterLab's; a
+   * library file (with `library`) is no file of JupyterLab's at all and goes as the result names it.
+   */
   private openAt(location: Location): void {
-    this.open({ ...location, file: toContentsPath(this.contentsPath, location.file) });
+    this.open(location.library ? location : { ...location, file: toContentsPath(this.contentsPath, location.file) });
+  }
+
+  /** Where the traced root sits in JupyterLab's file tree ('' its root, null outside it). */
+  async contentsRoot(): Promise<string | null> {
+    await this.statusReady;
+    return this.contentsPath;
+  }
+
+  /**
+   * The references of the name at a cursor position (Shift-F12 in an editor): the symbol view
+   * with its references open and in sight, the focus on the first one.
+   */
+  async showReferencesAt(where: Location, source?: EditorSource): Promise<void> {
+    await this.showDefinitionAt(where, source);
+    const refs = this.view.querySelector<HTMLDetailsElement>('.jp-CodeTrace-refs');
+    if (!refs) {
+      return;
+    }
+    refs.open = true;
+    refs.scrollIntoView({ block: 'start' });
+    (refs.querySelector<HTMLElement>('.jp-CodeTrace-ref a') ?? refs.querySelector<HTMLElement>('summary'))?.focus();
   }
 
   focusSearch(): void {
@@ -338,7 +363,8 @@ export class CodeTracePanel extends Widget {
       'section',
       { class: 'jp-CodeTrace-card', 'aria-label': 'Definition' },
       el('h3', {}, el('span', { class: 'jp-CodeTrace-badge' }, d.kind), ' ', d.qualified_name || d.name),
-      this.link({ file: d.file, line: d.line, column: d.column, cell: d.cell ?? undefined }, describeLocation(d)),
+      this.link({ file: d.file, line: d.line, column: d.column, cell: d.cell ?? undefined, library: d.library ?? null },
+        d.library ? `${describeLocation(d)} — ${libraryLabel(d.library)}` : describeLocation(d)),
       d.signature ? el('code', { class: 'jp-CodeTrace-signature' }, `${d.name}${d.signature}`) : null,
       d.doc ? renderDoc(d.doc, d.language ?? '') : null,
       el('div', { class: 'jp-CodeTrace-meta' }, d.exported ? 'exported' : 'not exported', ` · resolved by ${d.resolution}`),

@@ -12,18 +12,35 @@ export interface ApiResponse<T> {
   retryAfter: number | null;
 }
 
-/** GET codetrace/api/<route>?<params>; not-found answers (404) come back as data, not errors. */
+/**
+ * GET codetrace/api/<route>?<params> (POST with a JSON body when `init.method` is POST); not-found answers (404) come back as data, not errors.
+ * `init.signal` cancels a request nobody waits for any more (the editor's hover card).
+ */
 export async function requestAPI<T>(
   route: string,
-  params: Record<string, string | number | boolean | undefined> = {}
+  params: Record<string, string | number | boolean | undefined> = {},
+  init: RequestInit = {}
 ): Promise<ApiResponse<T>> {
   const settings = ServerConnection.makeSettings();
   const query = Object.entries(params)
     .filter(([, value]) => value !== undefined && value !== '')
     .map(([key, value]) => `${encodeURIComponent(key)}=${encodeURIComponent(String(value))}`)
     .join('&');
-  const url = URLExt.join(settings.baseUrl, 'codetrace', 'api', route) + (query ? `?${query}` : '');
-  const response = await ServerConnection.makeRequest(url, {}, settings);
+  const base = URLExt.join(settings.baseUrl, 'codetrace', 'api', route);
+  let response: Response;
+  if (init.method === 'POST') {
+    // The same arguments as a JSON body (what a long value such as an editor's text needs).
+    const fields: Record<string, unknown> = {};
+    for (const [key, value] of Object.entries(params)) {
+      if (value !== undefined) {
+        fields[key] = value;
+      }
+    }
+    const body = JSON.stringify(fields);
+    response = await ServerConnection.makeRequest(base, { ...init, body }, settings);
+  } else {
+    response = await ServerConnection.makeRequest(base + (query ? `?${query}` : ''), init, settings);
+  }
   const text = await response.text();
   let body: any = text;
   if ((response.headers.get('Content-Type') || '').includes('json')) {

@@ -5,6 +5,8 @@ export interface Location {
   line: number;
   column?: number;
   cell?: number | null;
+  /** Library code (standard library, a package, node_modules): opened read-only, never as a project file. */
+  library?: { kind: string; package: string; version?: string | null } | null;
 }
 
 /**

@@ -6,6 +6,7 @@ from __future__ import annotations
 
 import json
 import os
+import re
 import shutil
 import subprocess
 import sys
@@ -53,7 +54,11 @@ def test_the_panel_shortcuts_are_free_in_jupyterlab():
     """Every key binding of the panel (schema/plugin.json) is taken by nothing in the installed
     JupyterLab's keymap (Accel-Shift-U, the first choice, opened the Property Inspector)."""
     ours = _keymap(json.loads((LABEXTENSION / "schema" / "plugin.json").read_text(encoding="utf-8")))
-    assert {s["command"] for s in ours} == {"codetrace:open", "codetrace:trace-under-cursor"}
+    assert {s["command"] for s in ours} == {"codetrace:open", "codetrace:trace-under-cursor", "codetrace:go-to-definition",
+                                            "codetrace:find-references", "codetrace:navigate-back",
+                                            "codetrace:navigate-forward"}
+    assert {s["keys"][0] for s in ours if s["command"].startswith(("codetrace:go-to", "codetrace:find", "codetrace:navigate"))} \
+        == {"F12", "Shift F12", "Alt ArrowLeft", "Alt ArrowRight"}
     schemas = Path(sys.prefix) / "share" / "jupyter" / "lab" / "schemas"
     if not schemas.is_dir():
         pytest.skip(f"no JupyterLab schemas under {schemas}")
@@ -68,3 +73,34 @@ def test_the_panel_shortcuts_are_free_in_jupyterlab():
     assert len(theirs) > 50, "JupyterLab's keymap was not found"
     taken = {s["command"]: theirs[_chord(s["keys"])] for s in ours if _chord(s["keys"]) in theirs}
     assert not taken, f"the panel's shortcuts are JupyterLab's: {taken}"
+
+
+def _codemirror_keys() -> set[str]:
+    """The keys of CodeMirror's default keymap (which JupyterLab's editors keep), as Lumino writes them
+    (Linux/Windows side: `Mod` is Ctrl, i.e. Accel)."""
+    source = (LABEXTENSION / "node_modules" / "@codemirror" / "commands" / "dist" / "index.js").read_text(encoding="utf-8")
+    keys = set()
+    for key in re.findall(r'\bkey: "([^"]+)"', source):
+        parts = ["Accel" if p in ("Mod", "Ctrl") else p for p in key.split("-")]
+        keys.add(" ".join(sorted(parts)))
+    return keys
+
+
+def test_keys_shared_with_codemirror_are_taken_before_it():
+    """Alt-ArrowLeft/Right are CodeMirror's cursorSyntaxLeft/Right: inside an editor CodeMirror
+    would take them before JupyterLab's keymap. The editor extension runs Code Trace commands for
+    their bound keys first (navigator.ts, runBoundCommand); no other key may collide unnoticed."""
+    ours = _keymap(json.loads((LABEXTENSION / "schema" / "plugin.json").read_text(encoding="utf-8")))
+    codemirror = _codemirror_keys()
+    assert len(codemirror) > 30, "CodeMirror's default keymap was not found"
+    shared = {s["keys"][0] for s in ours if _chord(s["keys"]) in codemirror}
+    assert shared == {"Alt ArrowLeft", "Alt ArrowRight"}, shared
+    navigator = (LABEXTENSION / "src" / "navigator.ts").read_text(encoding="utf-8")
+    assert "private runBoundCommand(event: KeyboardEvent)" in navigator and "this.runBoundCommand(event)" in navigator
+
+
+def test_settings_schema_offers_each_navigation_feature():
+    schema = json.loads((LABEXTENSION / "schema" / "plugin.json").read_text(encoding="utf-8"))
+    properties = schema["properties"]
+    assert {"click", "underline", "hoverCard", "hoverDelay", "modifier", "jupyterlabLsp"} <= set(properties)
+    assert properties["modifier"]["enum"] == ["Accel", "Alt"] and properties["hoverDelay"]["default"] == 500
