@@ -125,10 +125,11 @@ class CodeGraph:
         self._tables = {}
         current = index.digests()
         if self.store is not None and self.generation == -1 and not self.files:
-            # a new process: the parts an earlier one made of files unchanged since
-            for fg in self.store.load(current, FileGraph):
+            # a new process starts where an earlier one stopped: its parts, with the digests of
+            # the files they were made from (what changed since is redone below, as in-process)
+            for fg, digest in self.store.load(FileGraph):
                 self._add(fg)
-                self._hashes[fg.path] = current[fg.path]
+                self._hashes[fg.path] = digest
         gone = [p for p in self.files if p not in current]
         changed = [p for p, h in current.items() if self._hashes.get(p) != h]
         # A file whose interface is unchanged (an edit inside a body) cannot change what its

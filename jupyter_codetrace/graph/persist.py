@@ -110,8 +110,9 @@ class GraphStore:
             self._failed = True  # the graph is built in each process instead
         return self._db
 
-    def load(self, digests: dict[str, str], cls) -> list:
-        """The stored parts of files whose content is still ``digests[path]``."""
+    def load(self, cls) -> list[tuple[object, str]]:
+        """Every stored part with the digest of the file it was made from (files changed or gone
+        since included: the graph updates from them as an earlier process would have)."""
         with self._lock:
             db = self._connect()
             if db is None:
@@ -123,7 +124,7 @@ class GraphStore:
         parts = []
         with gc_paused():
             for path, digest, blob, expected in rows:
-                if digests.get(path) != digest or not isinstance(blob, bytes) \
+                if not isinstance(blob, bytes) or not isinstance(digest, str) \
                         or _checksum(path, digest, blob) != expected:
                     continue
                 try:
@@ -131,7 +132,7 @@ class GraphStore:
                 except (DecodeError, TypeError, ValueError):
                     continue
                 if fg.path == path:
-                    parts.append(fg)
+                    parts.append((fg, digest))
         return parts
 
     def save(self, parts: list, digests: dict[str, str], gone: list[str]) -> None:
