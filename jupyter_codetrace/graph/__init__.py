@@ -1,4 +1,4 @@
-"""The code graph (networkx) and the traversals graph queries use."""
+"""The code graph (a compact MultiDiGraph, graph/compact.py) and the traversals graph queries use."""
 
 from .build import CALLABLE_KINDS, EDGE_KINDS, NODE_KINDS, CodeGraph
 

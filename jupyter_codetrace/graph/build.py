@@ -21,6 +21,7 @@ from ..languages import by_name
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
 from ..resolve.resolver import CLASS_KINDS, Resolver, Symbol
+from .compact import CompactGraph
 
 __all__ = ["CodeGraph", "NODE_KINDS", "EDGE_KINDS", "CALLABLE_KINDS", "FileGraph"]
 
@@ -37,7 +38,7 @@ class FileGraph:
     path: str
     module: str                                     # the module node's id
     nodes: dict[str, dict] = field(default_factory=dict)
-    edges: list[tuple[str, str, dict]] = field(default_factory=list)
+    edges: list[tuple[str, str, str, int, str]] = field(default_factory=list)  # (source, target, kind, line, resolution)
     external_calls: dict[str, list[str]] = field(default_factory=dict)
     read: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()             # every name defined here, "name()" for nodes
@@ -106,9 +107,8 @@ class CodeGraph:
         # declaration/definition pairing of every language.
         self.implementation = implementation
         self.store = store   # graph/persist.py GraphStore: parts kept for the next process, or None
-        import networkx as nx  # here, not at import: ~0.1 s a process that needs no graph saves
-
-        self.graph = nx.MultiDiGraph()
+        self.graph = CompactGraph()
+        self._keys: dict[str, list[int]] = {}   # file -> keys of the edges its part added
         self.files: dict[str, FileGraph] = {}
         self._hashes: dict[str, str] = {}
         self._tables: dict[str, _NodeTable] = {}
@@ -187,9 +187,8 @@ class CodeGraph:
         fg = self.files.pop(path, None)
         if fg is None:
             return
-        for source, target, data in fg.edges:
-            key = data["key"]
-            if self.graph.has_edge(source, target, key):
+        for (source, target, *_), key in zip(fg.edges, self._keys.pop(path, ())):
+            if self.graph.has_edge(source, target, key):  # not when a node removal took it
                 self.graph.remove_edge(source, target, key)
         for node_id in fg.nodes:
             if self.graph.has_node(node_id):
@@ -205,8 +204,9 @@ class CodeGraph:
             calls = fg.external_calls.get(node_id)
             if calls:
                 self.graph.nodes[node_id]["external_calls"] = calls
-        for source, target, data in fg.edges:
-            self.graph.add_edge(source, target, data["key"], **{k: v for k, v in data.items() if k != "key"})
+        add, path = self.graph.add_edge, fg.path
+        self._keys[path] = [add(source, target, kind, path, line, resolution)
+                            for source, target, kind, line, resolution in fg.edges]
 
     def _prune(self) -> None:
         """Drop nodes no file defines any more (a deleted or renamed definition)."""
@@ -242,9 +242,7 @@ class CodeGraph:
                     continue
                 target = self.node_of(resolver, interface)
                 if source and target:
-                    key = f"IMPLEMENTS:implicit:{source}:{target}"
-                    self.graph.add_edge(source, target, key, kind="IMPLEMENTS", file=owner.path, line=d.line,
-                                        resolution="inferred")
+                    key = self.graph.add_edge(source, target, "IMPLEMENTS", owner.path, d.line, "inferred")
                     self._implicit.append((source, target, key))
 
     # ------------------------------------------------------------------ one file
@@ -418,10 +416,7 @@ class _FileEdges:
         if key in self.seen:
             return
         self.seen.add(key)
-        self.fg.edges.append((source, target, {
-            "kind": kind, "file": self.table.path, "line": line, "resolution": resolution,
-            "key": f"{kind}:{self.table.path}:{line}:{len(self.fg.edges)}",
-        }))
+        self.fg.edges.append((source, target, kind, line, resolution))
 
     def _target(self, symbol: Symbol, constructor: bool) -> str | None:
         resolver = self.resolver

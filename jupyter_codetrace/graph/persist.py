@@ -63,7 +63,7 @@ def _pairs(mapping: dict) -> tuple:
 
 def part_to_rows(fg) -> tuple:
     return (fg.path, fg.module, tuple((node, _pairs(attrs)) for node, attrs in fg.nodes.items()),
-            tuple((s, t, _pairs(data)) for s, t, data in fg.edges),
+            tuple(fg.edges),
             tuple((node, tuple(calls)) for node, calls in fg.external_calls.items()),
             tuple(sorted(fg.read)), tuple(sorted(fg.names)), fg.interface)
 
@@ -73,7 +73,7 @@ def part_from_rows(rows, cls):
     if not (isinstance(path, str) and isinstance(module, str) and isinstance(interface, int)):
         raise DecodeError("not a graph part")
     return cls(path, module, {node: dict(attrs) for node, attrs in nodes},
-               [(s, t, dict(data)) for s, t, data in edges],
+               list(edges),
                {node: list(c) for node, c in calls}, frozenset(read), frozenset(names), interface)
 
 

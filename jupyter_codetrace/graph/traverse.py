@@ -9,8 +9,8 @@ from collections import deque
 from dataclasses import dataclass
 from typing import TYPE_CHECKING
 
-if TYPE_CHECKING:  # imported where a graph is built: ~0.1 s a process saves until then
-    import networkx as nx
+if TYPE_CHECKING:
+    from .compact import CompactGraph
 
 __all__ = ["Follow", "closure", "paths_between", "call_tree", "MAX_CLOSURE_NODES", "MAX_PATHS", "MAX_PATH_DEPTH",
            "MAX_TREE_NODES", "MAX_TREE_DEPTH"]
@@ -39,19 +39,19 @@ class Follow:
         return data.get("kind") in self.kinds and (self.include_name_matches or data.get("resolution") != "name-only")
 
 
-def _out(graph: nx.MultiDiGraph, node: str, follow: Follow):
+def _out(graph: CompactGraph, node: str, follow: Follow):
     for _, target, key, data in graph.out_edges(node, keys=True, data=True):
         if follow.accepts(data):
             yield target, key, data
 
 
-def _in(graph: nx.MultiDiGraph, node: str, follow: Follow):
+def _in(graph: CompactGraph, node: str, follow: Follow):
     for source, _, key, data in graph.in_edges(node, keys=True, data=True):
         if follow.accepts(data):
             yield source, key, data
 
 
-def closure(graph: nx.MultiDiGraph, starts: list[str], follow: Follow, forward: bool = True,
+def closure(graph: CompactGraph, starts: list[str], follow: Follow, forward: bool = True,
             limit: int = MAX_CLOSURE_NODES) -> tuple[list[str], list[tuple[str, str, str]], bool]:
     """Nodes reachable from ``starts`` (forward) or reaching them (reverse), breadth-first.
 
@@ -78,7 +78,7 @@ def closure(graph: nx.MultiDiGraph, starts: list[str], follow: Follow, forward: 
     return order, edges, truncated
 
 
-def _distances(graph: nx.MultiDiGraph, targets: set[str], follow: Follow, limit: int) -> dict[str, int]:
+def _distances(graph: CompactGraph, targets: set[str], follow: Follow, limit: int) -> dict[str, int]:
     """Edges needed to reach any of ``targets`` from each node (walking edges backwards)."""
     dist = {t: 0 for t in targets if t in graph}
     queue = deque(dist)
@@ -93,7 +93,7 @@ def _distances(graph: nx.MultiDiGraph, targets: set[str], follow: Follow, limit:
     return dist
 
 
-def _distances_within_reach(graph: nx.MultiDiGraph, sources: list[str], targets: set[str], follow: Follow,
+def _distances_within_reach(graph: CompactGraph, sources: list[str], targets: set[str], follow: Follow,
                             depth: int, limit: int = 5_000) -> dict[str, int] | None:
     """Distances to the targets, computed only over what the sources reach within ``depth``
     edges (a popular target such as ``assertEqual`` has thousands of callers; its callers'
@@ -127,7 +127,7 @@ def _distances_within_reach(graph: nx.MultiDiGraph, sources: list[str], targets:
     return dist
 
 
-def _connected(graph: nx.MultiDiGraph, sources: list[str], targets: set[str], follow: Follow,
+def _connected(graph: CompactGraph, sources: list[str], targets: set[str], follow: Follow,
                max_depth: int) -> int | None:
     """The length of the shortest path from any source to any target, if one exists within
     ``max_depth`` edges. Bidirectional breadth-first search, always growing the smaller frontier,
@@ -154,7 +154,7 @@ def _connected(graph: nx.MultiDiGraph, sources: list[str], targets: set[str], fo
     return None
 
 
-def paths_between(graph: nx.MultiDiGraph, sources: list[str], targets: list[str], follow: Follow,
+def paths_between(graph: CompactGraph, sources: list[str], targets: list[str], follow: Follow,
                   max_paths: int = MAX_PATHS, max_depth: int = MAX_PATH_DEPTH) -> tuple[list[list[tuple]], bool]:
     """Simple paths from any source to any target, shortest first: each a list of
     (source, target, key) edges. Breadth-first over partial paths, pruned by the distance to the
@@ -194,7 +194,7 @@ def paths_between(graph: nx.MultiDiGraph, sources: list[str], targets: list[str]
     return found, truncated or bool(queue) and len(found) >= max_paths
 
 
-def call_tree(graph: nx.MultiDiGraph, start: str, follow: Follow, forward: bool,
+def call_tree(graph: CompactGraph, start: str, follow: Follow, forward: bool,
               limit: int = MAX_TREE_NODES, max_depth: int = MAX_TREE_DEPTH) -> tuple[list[dict], bool]:
     """The callers (``forward=False``) or callees of ``start`` as a nested tree, at most
     ``max_depth`` levels deep.
