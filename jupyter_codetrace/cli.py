@@ -136,6 +136,13 @@ def build_parser() -> argparse.ArgumentParser:
                 "Speaks MCP over stdio (the default) or streamable HTTP with --http.")
     m.add_argument("--http", type=int, default=None, metavar="PORT",
                    help="serve streamable HTTP on 127.0.0.1:PORT (path /mcp) instead of stdio")
+    command("lsp", "serve editors over the Language Server Protocol (stdio)",
+            "codetrace lsp --root /path/to/repo",
+            "Speaks LSP over stdin/stdout for VS Code, Neovim, JupyterLab (jupyter-lsp) and any LSP client: "
+            "definition, declaration, typeDefinition, references, hover, documentSymbol, workspace/symbol, "
+            "call hierarchy and type hierarchy, answering over the editor's unsaved buffers; the first index "
+            "is reported with $/progress. The root is --root when given, else the client's workspace folder. "
+            "Needs the lsp extra: pip install 'jupyter_codetrace[lsp]'.")
     return parser
 
 
@@ -167,6 +174,8 @@ def main(argv: list[str] | None = None) -> int:
     args = build_parser().parse_args(argv)
     if args.command == "mcp":
         return _serve_mcp(args)
+    if args.command == "lsp":
+        return _serve_lsp(args)
     answer = _run(args)
     if answer is None:
         return 2
@@ -212,6 +221,23 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     finally:
         if front is not None:
             front.close()
+    return 0
+
+
+def _serve_lsp(args: argparse.Namespace) -> int:
+    import importlib.util
+
+    if importlib.util.find_spec("pygls") is None or importlib.util.find_spec("lsprotocol") is None:
+        print("codetrace: the language server needs pygls and lsprotocol: pip install 'jupyter_codetrace[lsp]'",
+              file=sys.stderr)
+        return 2
+    root = None if args.root in (".", None) else args.root   # the default: the client's workspace folder
+    if root is not None and not os.path.isdir(root):
+        print(f"codetrace: --root {root!r} is not a folder", file=sys.stderr)
+        return 2
+    from .lsp import serve
+
+    serve(root, getattr(args, "python", None))
     return 0
 
 
