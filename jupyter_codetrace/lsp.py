@@ -159,9 +159,11 @@ class CodetraceLanguageServer(LanguageServer):
                 path = self.path_of(uri)
                 if path is None:
                     continue
-                language = document.language_id if document.language_id else None
+                language = document.language_id or None
                 try:
-                    taken = self.project.set_overlay(path, document.source)
+                    # the extension names the language; a notebook's text here is its cells' code
+                    # (jupyter-lsp's virtual documents), so the editor's language id says what it is
+                    taken = not path.endswith(".ipynb") and self.project.set_overlay(path, document.source)
                     if not taken and language:
                         taken = self.project.set_overlay(path, document.source, language)
                 except (InvalidRequest, ValueError):

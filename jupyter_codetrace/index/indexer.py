@@ -242,6 +242,11 @@ class Index:
         language = language or _language_for_path(path)
         if language is None or self.workspace.is_ignored(path):
             return False
+        if language != NOTEBOOK:
+            try:
+                by_name(language)
+            except KeyError:
+                return False   # a language id no spec claims (an editor's "json", "markdown")
         data = text.encode("utf-8", "surrogatepass")
         with self._lock:
             if self._overlay.get(path) == (data, language) and path not in self._overlay_pending:

@@ -122,3 +122,7 @@ def test_overlays_that_would_not_be_indexed_are_refused(repo):
     assert project.set_overlay("scratch.ipynb.py", "def scratch(): pass\n") is True
     assert project.set_overlay("scratch_cell", "def from_cell(): pass\n", language="python") is True
     assert defines(project, "from_cell") == ["scratch_cell"]
+    assert project.set_overlay("data.json", "{}", language="json") is False
+    # a notebook's virtual document (jupyter-lsp): its cells' code under the notebook's name
+    assert project.set_overlay(".virtual_documents/nb.ipynb", "def in_cell(): pass\n", language="python")
+    assert defines(project, "in_cell") == [".virtual_documents/nb.ipynb"]
