@@ -204,9 +204,7 @@ class CodeGraph:
             calls = fg.external_calls.get(node_id)
             if calls:
                 self.graph.nodes[node_id]["external_calls"] = calls
-        add, path = self.graph.add_edge, fg.path
-        self._keys[path] = [add(source, target, kind, path, line, resolution)
-                            for source, target, kind, line, resolution in fg.edges]
+        self._keys[fg.path] = self.graph.add_edges(fg.path, fg.edges)
 
     def _prune(self) -> None:
         """Drop nodes no file defines any more (a deleted or renamed definition)."""

@@ -136,7 +136,12 @@ class ValueFlow:
                 refs = caller.facts.references
                 # a holder here can hold the function only if this file names it as a value
                 held_here = name in self._value_names(path)
-                for ref_index, passed in caller.facts.call_arguments:
+                by_callee, plain = self._calls_of(path)
+                calls = by_callee.get(name, ())
+                if held_here:  # and the calls of plain names, in the file's order
+                    calls = sorted(set(calls) | set(plain))
+                for k in calls:
+                    ref_index, passed = caller.facts.call_arguments[k]
                     token = _argument(passed, d.name, position)
                     if token is None:
                         continue
@@ -155,6 +160,25 @@ class ValueFlow:
                         continue
                     if (path, token) not in found and len(found) < MAX_VALUES:
                         found.append((path, token))
+        return found
+
+    def _calls_of(self, path: str) -> tuple[dict[str, list[int]], list[int]]:
+        """A file's calls with arguments, by the callee's name, and those whose callee is a plain
+        name (what could be a holder): positions in ``call_arguments`` (looked up for every
+        parameter whose values are asked for: scanning every call each time was quadratic)."""
+        key = ("calls_of", path)
+        found = self.resolver.memo.get(key)
+        if found is None:
+            facts = self.resolver.view(path).facts
+            refs = facts.references
+            by_callee: dict[str, list[int]] = {}
+            plain: list[int] = []
+            for k, (ref_index, _passed) in enumerate(facts.call_arguments):
+                ref = refs[ref_index]
+                by_callee.setdefault(ref.name, []).append(k)
+                if ref.receiver is False:
+                    plain.append(k)
+            found = self.resolver.memo[key] = (by_callee, plain)
         return found
 
     def _value_names(self, path: str) -> frozenset[str]:

@@ -128,13 +128,15 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                     if defs[i].kind == d.kind and defs[i].scope == d.scope] or [symbol]
         if d is None or d.kind not in _VALUE_KINDS or d.kind == "parameter":
             return [symbol]
-        defs = self.view(symbol.path).facts.definitions
+        view = self.view(symbol.path)
+        defs = view.facts.definitions
+        named = view.named(d.name)   # not every definition of the file: this runs for each value read
         if d.scope >= 0 and not (d.container >= 0 and defs[d.container].kind in CLASS_KINDS):
-            same = [i for i, o in enumerate(defs) if o.name == d.name and o.scope == d.scope and o.kind in _VALUE_KINDS]
+            same = [i for i in named if defs[i].scope == d.scope and defs[i].kind in _VALUE_KINDS]
         else:
-            same = [i for i, o in enumerate(defs) if o.name == d.name and o.container == d.container
-                    and o.kind in _VALUE_KINDS and o.kind != "parameter"
-                    and (o.scope < 0 or defs[d.container].own_scope == o.scope)]
+            same = [i for i in named if defs[i].container == d.container
+                    and defs[i].kind in _VALUE_KINDS and defs[i].kind != "parameter"
+                    and (defs[i].scope < 0 or defs[d.container].own_scope == defs[i].scope)]
         return [Symbol(symbol.path, i) for i in sorted(same, key=lambda i: (defs[i].scope < 0, i))] or [symbol]
 
     def definition(self, symbol: Symbol | None) -> Definition | None:
