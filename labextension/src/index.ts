@@ -345,6 +345,10 @@ const plugin: JupyterFrontEndPlugin<void> = {
       app.contextMenu.addItem({ command: GO_TO.type_definition, selector, rank: 1, args: { pointer: true } });
       app.contextMenu.addItem({ command: FIND_REFERENCES, selector, rank: 1, args: { pointer: true } });
     }
+    // Library tabs are read-only code: going further from there works, tracing in the panel does not.
+    for (const mode of Object.keys(GO_TO) as Mode[]) {
+      app.contextMenu.addItem({ command: GO_TO[mode], selector: '.jp-CodeTrace-library', rank: 1, args: { pointer: true } });
+    }
     palette?.addItem({ command: OPEN, category: 'Code Trace' });
     palette?.addItem({ command: TRACE_CURSOR, category: 'Code Trace' });
     for (const command of [GO_TO.definition, GO_TO.declaration, GO_TO.type_definition, FIND_REFERENCES, BACK, FORWARD]) {

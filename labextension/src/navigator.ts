@@ -161,6 +161,14 @@ export class Navigator implements EditorHooks {
     window.addEventListener('keydown', event => this.onWindowKey(event, true), true);
     window.addEventListener('keyup', event => this.onWindowKey(event, false), true);
     window.addEventListener('blur', () => this.clearUnderline());
+    // The card sits where the name was: anything that moves the page or clicks elsewhere closes it.
+    const outsideCard = (event: Event) => {
+      if (this.card && !(event.target instanceof Node && this.card.contains(event.target))) {
+        this.hideHover();
+      }
+    };
+    window.addEventListener('scroll', outsideCard, true);
+    window.addEventListener('mousedown', outsideCard, true);
   }
 
   /** Modifier-click and its underline are on (settings, and jupyterlab-lsp's choice). */
@@ -194,7 +202,11 @@ export class Navigator implements EditorHooks {
     this.hovered = word ? { view, word } : null;
     this.hoverWork.cancel();
     if (this.card && !(word && this.cardFor?.view === view && this.cardFor.from === word.from)) {
-      this.hideHover();
+      if (word) {
+        this.hideHover(); // another name: its own card will come
+      } else {
+        this.scheduleHide(); // off the name: a moment to reach the card below it
+      }
     }
     if (word && this.hovering && !this.popup) {
       this.hoverWork.start(this.settings.hoverDelay, signal => this.showHover(view, word, signal));
