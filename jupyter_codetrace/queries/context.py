@@ -94,7 +94,8 @@ class QueryContext:
         if file is None or (isinstance(file, str) and not file.strip()):
             raise InvalidRequest(f"{field} is required", field=field)
         path = self.workspace.relative(file, field=field)
-        if not is_library_path(path) and not os.path.lexists(self.workspace.absolute(path)):
+        if not is_library_path(path) and not os.path.lexists(self.workspace.absolute(path)) \
+                and path not in self.index.overlays():   # an unsaved new file is the project's too
             # a library file as results name it (`json/__init__.py`): where the import path has it.
             # Asked of the disk, not the index (not loaded yet in a new process): a file of the
             # project is never taken for a library's.

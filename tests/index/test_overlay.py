@@ -126,3 +126,15 @@ def test_overlays_that_would_not_be_indexed_are_refused(repo):
     # a notebook's virtual document (jupyter-lsp): its cells' code under the notebook's name
     assert project.set_overlay(".virtual_documents/nb.ipynb", "def in_cell(): pass\n", language="python")
     assert defines(project, "in_cell") == [".virtual_documents/nb.ipynb"]
+
+
+def test_an_unsaved_new_file_named_like_a_library_file_is_the_projects(tmp_path):
+    """`types.py` exists in the standard library; a new unsaved `types.py` of the project is asked
+    about by that name: the editor's buffer answers, not the library's file."""
+    from jupyter_codetrace import Project
+
+    (tmp_path / "main.py").write_text("x = 1\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        project.set_overlay("types.py", "def mine():\n    return 1\n\nmine()\n")
+        found = project.find_definition("mine", "types.py", 4)
+        assert (found.status, found.file, found.line, found.library) == ("found", "types.py", 1, None)
