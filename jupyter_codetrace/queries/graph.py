@@ -199,7 +199,18 @@ def paths_between(ctx: QueryContext, source, target, include_name_matches: bool 
         paths = sorted(forward + backward, key=len)[:traverse.MAX_PATHS]
         inputs = tuple(x for x in (a, b) if x)
         if not paths:
-            return GraphResult("no_path", "paths", "No path found.", inputs=inputs,
+            message = "No path found."
+            if not include_name_matches:
+                # say when guesses by name alone would connect them (what the user may want to see)
+                loose = traverse.Follow(include_name_matches=True)
+                guessed = traverse.paths_between(graph.graph, starts_a, starts_b, loose)[0] \
+                    or traverse.paths_between(graph.graph, starts_b, starts_a, loose)[0]
+                if guessed:
+                    shortest = min(len(p) for p in guessed)
+                    message = (f"No path found through resolved edges. Counting calls matched by name only "
+                               f"(include_name_matches; CLI --include-name-matches), a path of {shortest} "
+                               f"edge{'s' if shortest != 1 else ''} connects them.")
+            return GraphResult("no_path", "paths", message, inputs=inputs,
                                include_name_matches=bool(include_name_matches))
         ids: list[str] = []
         edges: list[tuple] = []

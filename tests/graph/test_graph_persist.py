@@ -86,3 +86,4 @@ def test_a_damaged_or_foreign_store_only_costs_time(root, tmp_path):
     store.mkdir()   # not a database at all
     with Project(root, cache_dir=tmp_path / "cache") as fourth:
         assert _graph(fourth) == built
+
