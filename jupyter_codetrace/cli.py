@@ -9,6 +9,7 @@ import argparse
 import json
 import os
 import sys
+import time
 
 from .errors import CodetraceError, InvalidRequest
 
@@ -241,14 +242,58 @@ def _serve_lsp(args: argparse.Namespace) -> int:
     return 0
 
 
+class _ProgressBar:
+    """Indexing progress on a terminal (stderr): files done, files/s and time left, redrawn at most
+    ten times a second, erased when done. Only shown once indexing has taken half a second."""
+
+    def __init__(self, stream):
+        self.stream = stream
+        self.started = time.monotonic()
+        self.drawn = 0.0
+        self.shown = False
+
+    def __call__(self, done: int, total: int, _path: str) -> None:
+        now = time.monotonic()
+        elapsed = now - self.started
+        if elapsed < 0.5 or (now - self.drawn < 0.1 and done < total) or total <= 0:
+            return
+        self.drawn = now
+        rate = done / elapsed if elapsed > 0 else 0.0
+        left = (total - done) / rate if rate > 0 else 0.0
+        width = 24
+        filled = int(width * done / total)
+        self.stream.write(f"\rIndexing [{'#' * filled}{'.' * (width - filled)}] {done}/{total} files "
+                          f"{rate:,.0f} files/s, {left:,.0f} s left ")
+        self.stream.flush()
+        self.shown = True
+
+    def close(self) -> None:
+        if self.shown:
+            self.stream.write("\r\x1b[K")
+            self.stream.flush()
+
+
+def _index_with_progress(project):
+    """Index now, with a progress bar when stderr is a terminal (silent when piped or redirected)."""
+    if not sys.stderr.isatty():
+        return project.index()
+    bar = _ProgressBar(sys.stderr)
+    try:
+        return project.index(progress=bar)
+    finally:
+        bar.close()
+
+
 def _run(args: argparse.Namespace) -> tuple[str, int] | None:
     """One query: the text to print and the exit status (None: invalid input, already reported)."""
     try:
         from .project import Project
 
         project = Project(args.root, python=args.python)
+        if args.command != "index" and sys.stderr.isatty():
+            _index_with_progress(project)  # the first index of a large root shows how far it is
         if args.command == "index":
-            stats = project.index()
+            stats = _index_with_progress(project)
             return (json.dumps(stats.to_dict(), indent=2) if args.json else stats.to_text()) + "\n", 0
         if args.command == "def":
             file, line, column = _location(args.location)

@@ -149,3 +149,38 @@ def test_python_names_the_interpreter_libraries_resolve_in(tmp_path):
                               "--root", str(root), "def", "analysis.py:29", "dumps"],
                              capture_output=True, text=True, env=env)
     assert missing.returncode == 2 and "is not an executable interpreter" in missing.stderr
+
+
+def _in_a_terminal(argv: list[str], env: dict) -> tuple[int, str]:
+    """Run ``argv`` with stdout and stderr on a pseudo-terminal, as in a shell: (status, output)."""
+    import pty
+
+    primary, secondary = pty.openpty()
+    process = subprocess.Popen(argv, stdout=secondary, stderr=secondary, stdin=subprocess.DEVNULL, env=env)
+    os.close(secondary)
+    chunks = []
+    while True:
+        try:
+            data = os.read(primary, 65536)
+        except OSError:   # EIO: the other end closed
+            break
+        if not data:
+            break
+        chunks.append(data)
+    os.close(primary)
+    return process.wait(timeout=120), b"".join(chunks).decode("utf-8", "replace")
+
+
+def test_a_long_first_index_shows_progress_on_a_terminal_only(tmp_path):
+    root = tmp_path / "many"
+    root.mkdir()
+    for i in range(1200):
+        (root / f"m{i}.py").write_text("".join(f"def f{j}(x):\n    return g{j}(x) + {j}\n" for j in range(40)),
+                                       encoding="utf-8")
+    env = {**os.environ, "CODETRACE_CACHE_DIR": str(tmp_path / "tty-cache")}
+    status, shown = _in_a_terminal([sys.executable, "-m", "jupyter_codetrace.cli", "--root", str(root), "index"], env)
+    assert status == 0 and "files/s" in shown and "s left" in shown and "Indexing [" in shown
+    assert "Indexed 1200 files" in shown
+    piped = subprocess.run([sys.executable, "-m", "jupyter_codetrace.cli", "--root", str(root), "index"],
+                           capture_output=True, text=True, env={**env, "CODETRACE_CACHE_DIR": str(tmp_path / "pipe")})
+    assert piped.returncode == 0 and "files/s" not in piped.stderr + piped.stdout
