@@ -396,6 +396,24 @@ def _declaration(ctx: QueryContext, target: Symbol) -> Symbol | None:
     return _in_counterparts(ctx, target, want_declaration=True)
 
 
+def _python_stub(ctx: QueryContext, target: Symbol, names: tuple[str, ...]) -> Symbol | None:
+    """The same definition in a stub of ``target``'s module: ``mod.pyi`` beside ``mod.py``, else,
+    for library code, ``pkg-stubs/mod.pyi`` in any import root (PEP 561)."""
+    if not target.path.endswith(".py") or not names:
+        return None
+    stubs = [target.path[:-3] + ".pyi"]
+    place = ctx.library_place(target.path)
+    if place is not None and "/" in place.file:
+        top, rest = place.file.split("/", 1)
+        stubs += [f"{key}/{top}-stubs/{rest[:-3]}.pyi" for key in ctx.libraries.root_keys()]
+    for stub in stubs:
+        if ctx.index.has_file(stub):
+            found = _same_path_in(ctx, stub, names)
+            if found is not None:
+                return found
+    return None
+
+
 def _qualifier(ctx: QueryContext, path: str, d) -> str | None:
     """``Foo`` for an out-of-line ``Foo::bar`` (the name written just before ``::bar``)."""
     before = [r for _, r in ctx.refs_on_line(path, d.line) if r.column < d.column]
@@ -505,11 +523,24 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
     cell, line = ctx.cell_position(target.path, d.line)
     _, end_line = ctx.cell_position(target.path, d.end_line)
     path = ctx.qualified_path(target)
+    typed = _python_stub(ctx, target, path)
+    if typed is not None:
+        # a stub (`mod.pyi` beside `mod.py`, a `pkg-stubs` package) types what the source leaves
+        # untyped: signature and parameters from it, code and docs from the source
+        stub_view = resolver.view(typed.path)
+        sd = stub_view.facts.definitions[typed.index]
+        d_signature, returns = sd.signature, sd.returns or d.returns
+        parameters = tuple(
+            {"name": p.name, "type": p.type, "default": p.default}
+            for p in stub_view.facts.definitions if p.kind == "parameter" and sd.own_scope >= 0
+            and p.scope == sd.own_scope) or parameters
+    else:
+        d_signature, returns = d.signature, d.returns
     return DefinitionResult(
         "found", symbol, mode, name=d.name, kind=d.kind, language=language, file=file,
         line=line, column=d.column, end_line=end_line, end_column=d.end_column, cell=cell, path=path,
-        qualified_name=".".join(path), signature=whole_tokens(d.signature) or None, parameters=parameters,
-        returns=d.returns, generics=d.generics, modifiers=d.modifiers, decorators=d.decorators,
+        qualified_name=".".join(path), signature=whole_tokens(d_signature) or None, parameters=parameters,
+        returns=returns, generics=d.generics, modifiers=d.modifiers, decorators=d.decorators,
         exported=d.exported, declaration=d.declaration, doc=d.doc, code=code,
         resolved_from=chain, members=members, overloads=overloads, candidates=candidates,
         resolution=resolution, mode_resolution=mode_resolution, library=library,

@@ -150,6 +150,15 @@ def other_python(tmp_path_factory):
     dist.mkdir()
     (dist / "METADATA").write_text("Metadata-Version: 2.1\nName: unitsy\nVersion: 2.1.0\n", encoding="utf-8")
     (dist / "top_level.txt").write_text("unitsy\n", encoding="utf-8")
+    (site / "unitsy" / "length.pyi").write_text(
+        "class Length:\n    metres: float\n    def __init__(self, metres: float) -> None: ...\n"
+        "    def to_centimetres(self) -> float: ...\n", encoding="utf-8")
+    (site / "convertly").mkdir()
+    (site / "convertly" / "__init__.py").write_text("def inches(cm):\n    \"\"\"Centimetres to inches.\"\"\"\n"
+                                                     "    return cm / 2.54\n", encoding="utf-8")
+    (site / "convertly-stubs").mkdir()
+    (site / "convertly-stubs" / "__init__.pyi").write_text("def inches(cm: float) -> float: ...\n",
+                                                           encoding="utf-8")
     (site / "fastmath-stubs").mkdir()
     (site / "fastmath-stubs" / "__init__.pyi").write_text("def hypot(x: float, y: float) -> float: ...\n",
                                                          encoding="utf-8")
@@ -246,3 +255,17 @@ def test_a_project_file_named_like_a_library_file_is_the_projects(tmp_path):
     with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
         found = project.find_definition("foo", "json/__init__.py", 4)
         assert (found.status, found.file, found.line, found.library) == ("found", "json/__init__.py", 1, None)
+
+
+def test_stubs_type_what_the_source_leaves_untyped(tmp_path, other_python):
+    """A `.pyi` beside the module and a `-stubs` package give the signature; the source gives the
+    code and the docs (issue 21: stubs preferred for types and signatures)."""
+    (tmp_path / "main.py").write_text("import convertly\nfrom unitsy import Length\n\n"
+                                      "Length(2).to_centimetres()\nconvertly.inches(5)\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache", python=str(other_python)) as project:
+        method = project.find_definition("to_centimetres", "main.py", 4)
+        assert (method.file, method.signature, method.returns) == ("unitsy/length.py", "(self) -> float", "float")
+        assert "return self.metres * 100" in method.code
+        function = project.find_definition("inches", "main.py", 5)
+        assert (function.file, function.signature) == ("convertly/__init__.py", "(cm: float) -> float")
+        assert function.parameters[0]["type"] == "float" and function.doc == "Centimetres to inches."
