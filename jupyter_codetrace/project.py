@@ -37,6 +37,14 @@ class Project:
         python = python or os.environ.get("CODETRACE_PYTHON") or None
         self._context = queries.QueryContext(self.workspace, self._index, str(python) if python else None)
 
+    def for_python(self, python: str | os.PathLike) -> "Project":
+        """This project with library names resolved in another interpreter's import path (a
+        notebook kernel's): the same index and files, its own resolutions and graph."""
+        other = object.__new__(Project)
+        other.workspace, other._index = self.workspace, self._index
+        other._context = queries.QueryContext(self.workspace, self._index, str(python))
+        return other
+
     @property
     def root(self) -> str:
         return str(self.workspace.root)

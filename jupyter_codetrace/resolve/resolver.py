@@ -206,7 +206,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             return Resolution("unresolved")  # a key of an object literal whose parameter type is unknown
         found = self._member_of(owner, ref.name, path, depth)
         if owner is None and found.status != "found" and isinstance(ref.receiver, tuple) \
-                and ref.receiver[0] in ("r", "n") and isinstance(ref.receiver[1], int):
+                and ref.receiver[0] in ("r", "n", "c") and isinstance(ref.receiver[1], int):
             # `math.sqrt`, `np.array`: the receiver came through an import that leads outside
             receiver = self.resolve_reference(path, ref.receiver[1])
             if receiver.status == "unresolved" and receiver.via:

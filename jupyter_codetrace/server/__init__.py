@@ -52,6 +52,7 @@ def load_extension(serverapp) -> ProjectRegistry:
     registry = ProjectRegistry(root, max_file_size=settings.max_file_size, exclude=settings.exclude,
                                workers=settings.query_threads, log=serverapp.log, python=settings.python or None,
                                contents_path=_contents_path(root, serverapp.root_dir))
+    registry.server = serverapp
     web_app = serverapp.web_app
     web_app.add_handlers(".*$", route_handlers(web_app.settings["base_url"], registry))
     web_app.settings["codetrace_registry"] = registry

@@ -111,7 +111,8 @@ class _QueryHandler(_Base):
                                      "progress": progress})
         loop = asyncio.get_running_loop()
         try:
-            result = await loop.run_in_executor(registry.executor, self.run, registry.project, args)
+            project = await registry.project_for(args.get("file"))   # a notebook's kernel may run another Python
+            result = await loop.run_in_executor(registry.executor, self.run, project, args)
             payload = await loop.run_in_executor(registry.executor, _render, result, fmt)
         except InvalidRequest as error:
             if error.outside_root:

@@ -7,6 +7,10 @@ inside the queries themselves (the index is always fresh).
 
 from __future__ import annotations
 
+import os
+import posixpath
+import shutil
+import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
@@ -48,6 +52,7 @@ class ProjectRegistry:
     def __init__(self, root: str, *, max_file_size: int = 2_000_000, exclude=(), workers: int = 4,
                  log=None, contents_path: str | None = "", python: str | None = None):
         self.project = Project(root, max_file_size=max_file_size, exclude=tuple(exclude), python=python)
+        self.python = python
         # Where the root is in JupyterLab's file tree (relative to the server's root_dir; None
         # outside it): the panel opens `contents_path/file` for a result's `file`.
         self.contents_path = contents_path
@@ -55,6 +60,40 @@ class ProjectRegistry:
         self.executor = ThreadPoolExecutor(max_workers=workers, thread_name_prefix="codetrace")
         self.log = log
         self._index_thread: threading.Thread | None = None
+        self.server = None    # the ServerApp: its sessions say which kernel runs a notebook
+        self._by_python: dict[str, Project] = {}
+
+    async def project_for(self, file) -> Project:
+        """The project to answer a request about ``file``: for a notebook whose kernel runs another
+        Python than the server's, the same project with library names resolved in that kernel's
+        environment (issue 21: `json.dumps`, `nx.DiGraph` as the notebook's code imports them)."""
+        python = await self._kernel_python(file)
+        if python is None:
+            return self.project
+        project = self._by_python.get(python)
+        if project is None:
+            project = self._by_python[python] = self.project.for_python(python)
+        return project
+
+    async def _kernel_python(self, file) -> str | None:
+        if self.server is None or not isinstance(file, str) or not file.endswith(".ipynb") \
+                or self.contents_path is None:
+            return None
+        path = posixpath.normpath(posixpath.join(self.contents_path, file.lstrip("/")))
+        try:
+            sessions = await self.server.session_manager.list_sessions()
+            name = next((s["kernel"]["name"] for s in sessions if s.get("path") == path and s.get("kernel")), None)
+            if name is None:
+                return None
+            argv = self.server.kernel_spec_manager.get_kernel_spec(name).argv
+        except Exception:  # noqa: BLE001 - no session, no spec: the server's own interpreter answers
+            return None
+        python = shutil.which(argv[0]) if argv else None
+        if python is None or "python" not in os.path.basename(python):
+            return None   # not a Python kernel (or not one this machine can run)
+        if os.path.realpath(python) in (os.path.realpath(sys.executable), os.path.realpath(self.python or "")):
+            return None
+        return python
 
     @property
     def ready(self) -> bool:
