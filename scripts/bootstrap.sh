@@ -2,16 +2,17 @@
 # Idempotent set-up on Debian 12: system packages, then the virtualenv at .venv with
 # jupyter_codetrace installed editable plus its [test,lab] extras.
 #
-# .venv is a symlink into a cache of virtualenvs outside the clone,
-#   ${CODETRACE_VENV_CACHE:-${XDG_CACHE_HOME:-~/.cache}/jupyter_codetrace-venvs}/<key>
-# where <key> hashes the interpreter and the dependency lists of pyproject.toml. pip's
-# download cache stays empty on these machines, so reusing a virtualenv is what makes a
-# second set-up (a fresh clone, `rm .venv`) take seconds instead of minutes. Only the
-# editable install of this clone is redone, without dependencies, when the clone's path or
-# its packaging files change.
+# Every clone has its own .venv, a real folder that runs that clone's code. It is made and
+# filled by uv (from PyPI, installed once into the cache below), whose package cache links
+# files instead of downloading them again: a second clone's set-up takes seconds. The cache:
+#   ${CODETRACE_VENV_CACHE:-${XDG_CACHE_HOME:-~/.cache}/jupyter_codetrace-venvs}/
+# (uv itself and uv's package cache; `rm -rf` it to free the space). The dependencies are
+# installed again when pyproject.toml's dependency lists change; the editable install of the
+# clone when its packaging files or the built panel change. If uv cannot be had, pip does the
+# same in the clone's .venv (minutes instead of seconds).
 #
-# A .venv that is a real folder (for example `python3 -m venv .venv`) is used in place
-# instead: that is the way to opt out of the cache.
+# A .venv left by an earlier version of this script (a link into the cache, shared by every
+# clone: the last clone set up was the one they all ran) is replaced by a folder of its own.
 #
 # Environment: PYTHON (default python3), CODETRACE_VENV_CACHE.
 set -euo pipefail
@@ -51,10 +52,10 @@ if [ ${#missing[@]} -gt 0 ]; then
         apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
 fi
 
-# --- Which virtualenv ------------------------------------------------------------------
-# The key changes with the interpreter, the extras installed, or any dependency list
-# (build-system requires, dependencies, optional-dependencies) -- not with the version
-# number, scripts or tool settings (those only redo the editable install, below).
+# --- The dependency set -----------------------------------------------------------------
+# Changes with the interpreter, the extras installed, or any dependency list (build-system
+# requires, dependencies, optional-dependencies) -- not with the version number, scripts or
+# tool settings (those only redo the editable install, below).
 key=$("$PYTHON" - "$EXTRAS $BUILD_TOOLS" <<'EOF'
 import hashlib, json, os, sys
 try:
@@ -75,28 +76,53 @@ EOF
 # exist before the first install, and is filled by the build below.
 mkdir -p jupyter_codetrace/labextension
 
-if [ -d .venv ] && [ ! -L .venv ]; then
-    venv=$ROOT/.venv
-    log "using the real folder .venv in place (delete it to use the shared cache)"
-    # The panel's build (below) needs jlpm before the first install into a bare venv.
-    "$venv/bin/python" -c 'import hatch_jupyter_builder, jupyter_builder' 2>/dev/null \
-        || "$venv/bin/pip" install -q $BUILD_TOOLS
-else
-    venv=$CACHE/$key
-    mkdir -p "$CACHE"
-    exec 9>"$CACHE/$key.lock"
-    flock 9  # two clones setting up at once: the second waits, then reuses
-    if [ ! -f "$venv/.complete" ]; then
-        log "creating $venv (a few minutes, once per dependency set)"
-        rm -rf "$venv"
-        "$PYTHON" -m venv "$venv"
-        "$venv/bin/pip" install -q -U pip
-        # The side panel is built below; the editable install after it redoes this one.
-        SKIP_JUPYTER_BUILDER=1 "$venv/bin/pip" install -q $BUILD_TOOLS -e ".[$EXTRAS]"
-        : >"$venv/.codetrace-install"  # the editable install below writes the real stamp
-        touch "$venv/.complete"
+# --- uv, once per machine -------------------------------------------------------------------
+mkdir -p "$CACHE"
+export UV_CACHE_DIR=$CACHE/uv-cache UV_NO_PROGRESS=1
+uv=$CACHE/uv-tool/bin/uv
+if [ ! -x "$uv" ]; then
+    exec 9>"$CACHE/uv-tool.lock"
+    flock 9   # two clones setting up at once: the second waits, then reuses
+    if [ ! -x "$uv" ]; then
+        log "installing uv into $CACHE/uv-tool"
+        rm -rf "$CACHE/uv-tool"
+        { "$PYTHON" -m venv "$CACHE/uv-tool" && "$CACHE/uv-tool/bin/pip" install -q "uv>=0.13,<1"; } \
+            || { log "uv could not be installed: pip sets up .venv instead (minutes)"; rm -rf "$CACHE/uv-tool"; }
     fi
-    ln -sfn "$venv" .venv
+    exec 9>&-
+fi
+
+install() {  # install ARGS... into .venv: with uv when it is there and works, else with pip
+    # (UV_ONLY: options for uv alone)
+    # shellcheck disable=SC2086
+    if [ -x "$uv" ] && "$uv" pip install -q --python "$ROOT/.venv/bin/python" ${UV_ONLY:-} "$@"; then
+        return 0
+    fi
+    [ -x .venv/bin/pip ] || .venv/bin/python -m ensurepip -q
+    .venv/bin/python -m pip install -q "$@"
+}
+
+# --- The clone's own virtualenv ------------------------------------------------------------
+if [ -L .venv ]; then
+    log "replacing the .venv link into the shared cache by this clone's own environment"
+    rm .venv
+fi
+venv=$ROOT/.venv
+if [ ! -x .venv/bin/python ]; then
+    log "creating .venv"
+    rm -rf .venv
+    if [ -x "$uv" ]; then
+        "$uv" venv -q --python "$PYTHON" .venv
+    else
+        "$PYTHON" -m venv .venv
+    fi
+fi
+if [ "$(cat .venv/.codetrace-deps 2>/dev/null)" != "$key" ]; then
+    log "installing the dependencies ([$EXTRAS])"
+    # The side panel is built below; the editable install after it redoes this one.
+    SKIP_JUPYTER_BUILDER=1 install $BUILD_TOOLS -e ".[$EXTRAS]"
+    printf '%s\n' "$key" >.venv/.codetrace-deps
+    rm -f .venv/.codetrace-install
 fi
 
 # --- The side panel: build the JupyterLab extension when its sources changed ------------
@@ -110,16 +136,12 @@ panel=$(cat jupyter_codetrace/labextension/.source-hash)
 stamp="$key $ROOT $(cat pyproject.toml jupyter-config/server-config/*.json | sha256sum | cut -c1-16) $panel"
 
 # --- The editable install of this clone ------------------------------------------------
-if [ "$(cat "$venv/.codetrace-install" 2>/dev/null)" != "$stamp" ]; then
-    if [ "$venv" = "$ROOT/.venv" ]; then
-        [ -x "$venv/bin/pip" ] || "$PYTHON" -m venv "$venv"
-        log "installing into .venv"
-        "$venv/bin/pip" install -q $BUILD_TOOLS -e ".[$EXTRAS]"
-    else
-        log "installing this clone ($ROOT) into the cached virtualenv"
-        "$venv/bin/pip" install -q --no-deps --no-build-isolation -e .
-    fi
-    printf '%s\n' "$stamp" >"$venv/.codetrace-install"
+if [ "$(cat .venv/.codetrace-install 2>/dev/null)" != "$stamp" ]; then
+    log "installing this clone ($ROOT) into .venv"
+    # copied, not linked from uv's cache: the editable install's .pth names this clone, and a cached
+    # file linked into two clones' environments would name the last one in both
+    UV_ONLY="--reinstall-package jupyter_codetrace --link-mode=copy" install --no-deps --no-build-isolation -e .
+    printf '%s\n' "$stamp" >.venv/.codetrace-install
 fi
 
 # --- JupyterLab: no news or update-check toasts -----------------------------------------
@@ -131,4 +153,4 @@ if [ ! -f "$overrides" ]; then
 EOF
 fi
 
-log "ready in ${SECONDS}s: .venv -> $venv"
+log "ready in ${SECONDS}s: .venv ($venv)"
