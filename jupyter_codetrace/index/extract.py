@@ -92,6 +92,7 @@ class _Extraction:
         self._declared: dict[tuple[int, int], object] = {}
         self._ref_starts: list[int] = []
         literal_keys: set[tuple[int, int]] = set()
+        props_of: set[tuple[int, int]] = set()   # JSX elements whose attributes are @reference
         pattern_keys: set[tuple[int, int]] = set()
         returned: list = []
         arguments: dict[tuple[int, int], object] = {}
@@ -108,7 +109,9 @@ class _Extraction:
             elif category == "member":
                 name = caps["reference"][0]
                 receiver = caps.get("receiver") or caps.get("receiver.builtin") or caps.get("receiver.literal") \
-                    or caps.get("receiver.pattern")
+                    or caps.get("receiver.pattern") or caps.get("receiver.props")
+                if "receiver.props" in caps:
+                    props_of.add((receiver[0].start_byte, receiver[0].end_byte))
                 if "receiver.literal" in caps:
                     literal_keys.add((name.start_byte, name.end_byte))
                 if "receiver.pattern" in caps:  # `const {a} = v`: a names v's member and binds a local
@@ -279,6 +282,11 @@ class _Extraction:
         self._ref_starts = [r.start_byte for r in refs]
         self._arguments = arguments  # read by _argument_position, built when first needed
         for ref, receiver, builtin in pending:
+            if (receiver.start_byte, receiver.end_byte) in props_of:
+                # `<Card title=…>`: title is a member of the props Card takes (its parameter 0)
+                call = call_map.get((receiver.start_byte, receiver.end_byte))
+                ref.receiver = ("p", call, 0) if call is not None and call[0] in ("c", "n") else ("x",)
+                continue
             ref.receiver = ("b",) if builtin else self._token(receiver)
             if ref.receiver is None and (ref.start_byte, ref.start_byte + len(ref.name.encode())) in literal_keys:
                 ref.receiver = ("x",)  # a key of an object literal of no known type: no guess
@@ -860,7 +868,8 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
         elif "call" in names:
             plan.append(("call", None))
         elif "reference" in names:
-            plan.append(("member" if names & {"receiver", "receiver.builtin", "receiver.literal", "receiver.pattern"}
+            plan.append(("member" if names & {"receiver", "receiver.builtin", "receiver.literal", "receiver.pattern",
+                                                     "receiver.props"}
                          else "reference", None))
         elif names & {"reference.write", "reference.type", "ignore"}:
             plan.append(("mark", next(iter(names & {"reference.write", "reference.type", "ignore"}))))

@@ -88,6 +88,7 @@ CAPTURES: dict[str, str] = {
     "receiver": "the object expression of a member reference in the same match",
     "receiver.literal": "the object literal whose key @reference is: a member of the literal's declared type, never a guess",
     "receiver.pattern": "the destructuring pattern whose key @reference is (`const {a, b: c} = v`): a member of what the pattern destructures (a wrapper of the value, or of a declared type); a shorthand key also binds a local name",
+    "receiver.props": "a JSX element (also an @call of its component) whose attribute @reference names a member of the props the component takes (its first parameter's declared type)",
     "receiver.builtin": "the object is a literal of a built-in type (`''.join`): the member is built-in",
     "expression.wrapper": "an expression that has the value (or the declared type) of another: parentheses, `await`, `x!`, `x as T`",
     "expression.inner": "the expression inside @expression.wrapper whose value it has",
