@@ -54,12 +54,16 @@ class Project:
         with self._context.lock:
             return self._index.refresh(progress, report=True)
 
-    def find_definition(self, symbol: str, file: str, line: int, column: int | None = None,
-                        mode: str = "definition", cell: int | None = None) -> DefinitionResult:
+    def find_definition(self, symbol: str, file: str | None = None, line: int | None = None,
+                        column: int | None = None, mode: str = "definition",
+                        cell: int | None = None) -> DefinitionResult:
         """Where the name ``symbol`` written at ``file:line[:column]`` is defined.
 
         ``mode``: ``"definition"`` (the body), ``"declaration"`` (a stub, overload signature or
         prototype) or ``"type_definition"`` (the type of the variable or expression).
+        Without ``file`` and ``line`` the name (``area`` or ``Circle.area``) is looked up across
+        the project by name (``resolution: name-only``, its rivals in ``candidates``) and the
+        mode applied to the best match: ``find_definition("area", mode="declaration")``.
         For a notebook, ``cell`` is the cell's 0-based index in the notebook and ``line`` the
         line within that cell.
         """
@@ -122,6 +126,24 @@ class Project:
             path = self._context.libraries.reached_file(file)
             return self._context.libraries.absolute(path) if path else None
 
+    def export_scip(self, path: str | os.PathLike):
+        """Write the whole index as one SCIP index (protobuf) to ``path``, for code-intelligence
+        platforms; returns a ``ScipExportStats`` (counts, documents reused). What it holds and
+        how (UTF-16 ranges, symbols, notebooks as one document of their code cells, name-only
+        matches left out): ``jupyter_codetrace.scip``. Documents whose file and every file they
+        read are unchanged since the last export are reused as encoded then. Needs ``protobuf``
+        (``pip install 'jupyter_codetrace[scip]'``).
+
+        >>> Project("fixtures/graph_py").export_scip("index.scip").documents   # doctest: +SKIP
+        14
+        """
+        from .scip import ScipExporter
+
+        exporter = self.__dict__.get("_scip_exporter")
+        if exporter is None:
+            exporter = self._scip_exporter = ScipExporter(self._context)
+        return exporter.export(path)
+
     def set_overlay(self, file: str, text: str, language: str | None = None) -> bool:
         """Answer from ``text`` for ``file`` (an editor's unsaved buffer; the file need not exist)
         instead of what is on disk, until ``clear_overlay(file)``. Nothing is written: not the
@@ -132,6 +154,10 @@ class Project:
         True
         """
         return self._index.set_overlay(self.workspace.relative(file), text, language)
+
+    def has_overlay(self, file: str) -> bool:
+        """Whether ``file`` is answered from an editor's buffer (``set_overlay``)."""
+        return self.workspace.relative(file) in self._index.overlays()
 
     def clear_overlay(self, file: str) -> None:
         """Back to the file on disk (a file only the overlay had is no longer indexed)."""

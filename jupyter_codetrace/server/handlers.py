@@ -155,19 +155,37 @@ def _render(result, fmt: str):
     return result.to_svg()
 
 
+def _editor_text(project, a: dict) -> None:
+    """``text``: the editor's unsaved buffer of ``file``, answered from instead of the disk (an
+    overlay, issue 18); a request about that file without it means the editor holds what is on
+    disk again (saved or reverted)."""
+    file, text = a.get("file"), a.get("text")
+    if not isinstance(file, str) or not file.strip():
+        return
+    if text is not None:
+        if not isinstance(text, str):
+            raise InvalidRequest("text must be the file's text (a string)", field="text")
+        project.set_overlay(file, text)
+    elif project.has_overlay(file):
+        project.clear_overlay(file)
+
+
 class DefinitionHandler(_QueryHandler):
-    params = {"symbol": "str", "file": "str", "line": "int", "column": "int", "mode": "str", "cell": "int"}
+    params = {"symbol": "str", "file": "str", "line": "int", "column": "int", "mode": "str", "cell": "int",
+              "text": "str"}
 
     def run(self, project, a):
+        _editor_text(project, a)
         return project.find_definition(a.get("symbol"), a.get("file"), a.get("line"), a.get("column"),
                                        a.get("mode", "definition"), a.get("cell"))
 
 
 class ReferencesHandler(_QueryHandler):
     params = {"symbol": "str", "file": "str", "line": "int", "column": "int", "include_declaration": "bool",
-              "cell": "int"}
+              "cell": "int", "text": "str"}
 
     def run(self, project, a):
+        _editor_text(project, a)
         return project.find_references(a.get("symbol"), a.get("file"), a.get("line"), a.get("column"),
                                        a.get("include_declaration", False), a.get("cell"))
 

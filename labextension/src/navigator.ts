@@ -66,10 +66,11 @@ const UNDERLINE_DELAY_MS = 40;
 const HIDE_GRACE_MS = 250; // time to move the pointer from a name onto its card
 
 /**
- * Unsaved buffers: a server overlay (not built yet) will take the editor's text with the request
- * (POST, since a file does not fit a URL). Until it exists the saved file answers and no text is sent.
+ * Unsaved buffers: a file editor with unsaved changes sends its text with the request (POST, since
+ * a file does not fit a URL); the server answers from it without touching the file, and from the
+ * disk again once a request comes without it (the file saved or reverted). Notebook cells send
+ * nothing: a cell is not the notebook's whole text.
  */
-const SEND_UNSAVED_TEXT = false;
 
 /** A document an editor belongs to: a project file or notebook (JupyterLab path), or a library file. */
 interface EditorDocument {
@@ -78,8 +79,8 @@ interface EditorDocument {
   path: string;
   cell?: number;
   library?: LibraryInfo | null;
-  /** The editor's current text, for the server overlay (see SEND_UNSAVED_TEXT). */
-  text: () => string;
+  /** The editor's text while it has unsaved changes (undefined when the disk holds it). */
+  text?: () => string | undefined;
 }
 
 /** A position the definition route answers for. */
@@ -266,20 +267,20 @@ export class Navigator implements EditorHooks {
 
   /** The document `view` edits: a file editor, a notebook's code cell or a library tab. */
   private locate(view: EditorView): EditorDocument | null {
-    const text = () => view.state.doc.toString();
     for (const widget of this.app.shell.widgets('main') as IterableIterator<any>) {
       if (!widget.node.contains(view.dom)) {
         continue;
       }
       const library = this.libraryOf.get(widget);
       if (library) {
-        return { widget, path: library.file, library: library.library, text };
+        return { widget, path: library.file, library: library.library };
       }
       const path: string | undefined = widget.context?.path;
       if (!path) {
         return null;
       }
       if (widget.content instanceof FileEditor) {
+        const text = () => (widget.context?.model?.dirty ? view.state.doc.toString() : undefined);
         return { widget, path, text };
       }
       if (widget instanceof NotebookPanel) {
@@ -287,7 +288,7 @@ export class Navigator implements EditorHooks {
         if (cell < 0 || widget.content.widgets[cell].model.type !== 'code') {
           return null;
         }
-        return { widget, path, cell, text };
+        return { widget, path, cell };
       }
       return null;
     }
@@ -300,7 +301,7 @@ export class Navigator implements EditorHooks {
     if (file === null) {
       return null;
     }
-    return { file, line, column, cell: doc.cell, text: SEND_UNSAVED_TEXT ? doc.text() : undefined };
+    return { file, line, column, cell: doc.cell, text: doc.text ? doc.text() : undefined };
   }
 
   private placeOf(doc: EditorDocument, line: number, column: number): Place {
@@ -356,12 +357,14 @@ export class Navigator implements EditorHooks {
       column: query.column,
       cell: query.cell,
       mode: mode === 'definition' ? undefined : mode,
-      ...(SEND_UNSAVED_TEXT && query.text !== undefined ? { text: query.text } : {})
+      ...(query.text !== undefined ? { text: query.text } : {})
     };
-    const init: RequestInit = SEND_UNSAVED_TEXT ? { method: 'POST', signal } : { signal };
-    const response = signal
-      ? await requestAPI<any>('definition', params, init)
-      : await requestWhenIndexed<any>('definition', params);
+    const response =
+      query.text !== undefined
+        ? await requestAPI<any>('definition', params, { method: 'POST', signal })
+        : signal
+          ? await requestAPI<any>('definition', params, { signal })
+          : await requestWhenIndexed<any>('definition', params);
     const answer = { status: response.status, body: response.body };
     if (response.status === 200 || response.status === 404) {
       if (this.cache.size > 500) {

@@ -596,6 +596,7 @@ GEO_A = "def area_of(x):\n    return 1\n"
 GEO_B = "def area_of(x):\n    return 2\n"
 GEO_USE = "def report():\n    return area_of(3)\n"
 LATENCY = {}
+WORK: dict = {}   # main() notes the demo copy's root here (a step checks a file on disk)
 
 
 def _open_path(page, path: str) -> None:
@@ -826,6 +827,37 @@ def step_ctrl_click_on_json_dumps_opens_the_library_read_only(page):
     _flashed(page, "def dumps(", title)
 
 
+def step_the_hover_card_on_a_library_name_shows_its_docs(page):
+    _open_path(page, "fixtures/demo/inventory/export.py")
+    x, y = _word_centre(page, "return json.dumps(", "dumps")
+    page.mouse.move(x, y)
+    card = page.locator(".jp-CodeTrace-hover[role=tooltip]")
+    card.wait_for(timeout=10_000)
+    text = card.inner_text()
+    assert "json/__init__.py" in text and "stdlib" in text, text
+    assert "Serialize" in text and "JSON formatted" in text, text   # the first lines of its docstring
+    _shot(page, "30-hover-library")
+    page.mouse.move(x, y + 200)
+    card.wait_for(state="detached", timeout=5_000)
+
+
+def step_an_unsaved_new_function_is_found_by_ctrl_click(page):
+    """Typed, not saved: Ctrl-click on the call of a function that exists only in the editor
+    lands on it (the editor's text goes with the request); the file on disk is untouched."""
+    _open_path(page, "fixtures/demo/inventory/export.py")
+    export = WORK["root"] / "inventory" / "export.py"
+    on_disk = export.read_text(encoding="utf-8")
+    editor = page.locator(".jp-FileEditor:visible .cm-content")
+    editor.click()
+    page.keyboard.press("Control+End")
+    page.keyboard.type("\n\ndef archive_orders(orders):\n    return dump_order(orders)\n\n\nRESULT = archive_orders([])")
+    page.wait_for_selector(".lm-DockPanel-tabBar .lm-mod-current.jp-mod-dirty", timeout=5_000)
+    _modifier_click(page, "RESULT = archive_orders([])", "archive_orders")
+    _flashed(page, "def archive_orders(orders):", "export.py")
+    _shot(page, "31-unsaved-ctrl-click")
+    assert export.read_text(encoding="utf-8") == on_disk
+
+
 def _percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
@@ -890,7 +922,9 @@ STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_
          step_shift_f12_shows_reference_rows,
          step_the_hover_card_appears_and_disappears,
          step_ctrl_click_on_json_dumps_opens_the_library_read_only,
-         step_click_to_revealed_latency_over_50_clicks]
+         step_click_to_revealed_latency_over_50_clicks,
+         step_the_hover_card_on_a_library_name_shows_its_docs,
+         step_an_unsaved_new_function_is_found_by_ctrl_click]
 
 
 def main() -> int:
@@ -899,6 +933,7 @@ def main() -> int:
     # in notebooks/, the panel on fixtures/demo inside it.
     checkout = work / "checkout"
     root = checkout / "fixtures" / "demo"
+    WORK["root"] = root
     shutil.copytree(REPO / "fixtures" / "demo", root)
     (checkout / "notebooks").mkdir()
     (checkout / "notebooks" / "tutorial.ipynb").write_text(json.dumps({

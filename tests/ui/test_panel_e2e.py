@@ -40,6 +40,8 @@ STEPS = [
     "the_hover_card_appears_and_disappears",
     "ctrl_click_on_json_dumps_opens_the_library_read_only",
     "click_to_revealed_latency_over_50_clicks",
+    "the_hover_card_on_a_library_name_shows_its_docs",
+    "an_unsaved_new_function_is_found_by_ctrl_click",
 ]
 
 
