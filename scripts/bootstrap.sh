@@ -112,7 +112,7 @@ if [ ! -x .venv/bin/python ]; then
     log "creating .venv"
     rm -rf .venv
     if [ -x "$uv" ]; then
-        "$uv" venv -q --python "$PYTHON" .venv
+        "$uv" venv -q --seed --python "$PYTHON" .venv   # --seed: pip inside (tests build wheels with it)
     else
         "$PYTHON" -m venv .venv
     fi
