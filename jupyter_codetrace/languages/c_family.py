@@ -113,6 +113,30 @@ def counterparts(path: str, ctx: ModuleContext) -> list[str]:
     return found
 
 
+_CPP_SOURCES = tuple(e for e in SOURCE_EXTENSIONS if e != ".c")
+
+
+def _header_language(path: str, ctx: ModuleContext) -> str | None:
+    """A `.h` is parsed as C++ (the C++ grammar reads C headers too) but shown as what its
+    project is: C when its own source (`x.h` -> `x.c`) is C, else when the nearest folder with
+    sources (its own, a sibling such as `src/` beside `include/`, the root) has C and no C++."""
+    if posixpath.splitext(path)[1] != ".h":
+        return None
+    own = counterparts(path, ctx)
+    if own:
+        return "c" if own[0].endswith(".c") else None
+    folder = posixpath.dirname(path)
+    parent = posixpath.dirname(folder)
+    siblings = [f for f in ctx.folders_in(parent) if f != folder] if folder else []
+    for place in [folder, *siblings, ""]:
+        files = ctx.files_in(place)
+        if any(f.endswith(_CPP_SOURCES) for f in files):
+            return None
+        if any(f.endswith(".c") for f in files):
+            return "c"
+    return None
+
+
 _CLASS_KINDS = frozenset({"class", "struct"})
 
 
@@ -150,6 +174,7 @@ CPP_SPEC = LanguageSpec(
     doc_comment_prefixes=("///", "/**", "//!", "/*!"),
     resolve_module=resolve_include,
     counterparts=counterparts,
+    shown_language=_header_language,
     namespace_members_visible=True,
     implicit_members=True,
 )

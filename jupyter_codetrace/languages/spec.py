@@ -25,6 +25,7 @@ class ModuleContext(Protocol):
     def package_roots(self) -> list[str]: ...
     def files_named(self, basename: str) -> list[str]: ...
     def files_in(self, folder: str) -> list[str]: ...
+    def folders_in(self, folder: str) -> list[str]: ...
 
 
 def _no_modules(spec: str, importer: str, ctx: ModuleContext) -> list[str]:
@@ -36,6 +37,10 @@ def _no_counterparts(path: str, ctx: ModuleContext) -> list[str]:
 
 
 def _no_default_import_name(module: str) -> str | None:
+    return None
+
+
+def _no_language_override(path: str, ctx: ModuleContext) -> str | None:
     return None
 
 
@@ -98,6 +103,9 @@ class LanguageSpec:
     # Files holding the other half of this file's declarations (C/C++: `x.h` <-> `x.c`), best
     # first: `mode="definition"` of a prototype looks there for the body, and back.
     counterparts: Callable[[str, ModuleContext], list[str]] = _no_counterparts
+    # The language a file's code is shown as when it is not this one (a C project's `.h`, parsed
+    # as C++, is C: its answers say `language: c` and fence its code as c); None: this one.
+    shown_language: Callable[[str, ModuleContext], str | None] = _no_language_override
     # Names declared inside a namespace also bind in its enclosing scope (C++ namespaces are
     # reopened across files and their members are used unqualified from inside them).
     namespace_members_visible: bool = False

@@ -9,6 +9,8 @@ Example on the bundled fixture::
 
 from __future__ import annotations
 
+import dataclasses
+
 from ..errors import InvalidRequest
 from ..index.extract import _SIGNATURE_LIMIT
 from ..resolve.resolver import CLASS_KINDS, Resolution, Symbol
@@ -38,17 +40,23 @@ def whole_tokens(signature: str | None) -> str | None:
 class Located:
     """What sits at a position: a reference's resolution, or a definition itself."""
 
-    __slots__ = ("resolution", "usage", "line", "column")
+    __slots__ = ("resolution", "usage", "line", "column", "note")
 
-    def __init__(self, resolution: Resolution, usage: str, line: int, column: int):
+    def __init__(self, resolution: Resolution, usage: str, line: int, column: int, note: str | None = None):
         self.resolution, self.usage, self.line, self.column = resolution, usage, line, column
+        self.note = note  # which of several same-named occurrences on the line was taken, and why
 
 
-def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="definition",
+def find_definition(ctx: QueryContext, symbol, file=None, line=None, column=None, mode="definition",
                     cell=None) -> DefinitionResult:
-    line, column = validate_position(line, column)
     if mode not in MODES:
         raise InvalidRequest(f"mode must be one of {', '.join(MODES)}; got {mode!r}", field="mode")
+    if file is None and line is None and column is None and cell is None:
+        return _by_name(ctx, symbol, mode)
+    if line is None:
+        raise InvalidRequest("line is required with file (to look a name up anywhere in the project, "
+                             "give neither file nor line)", field="line")
+    line, column = validate_position(line, column)
     path = ctx.file_argument(file)
     if symbol is None and column is not None:
         with ctx.lock:  # a cursor position without a name: the identifier there
@@ -74,7 +82,59 @@ def find_definition(ctx: QueryContext, symbol, file, line, column=None, mode="de
         alias = _namespace_alias(ctx, path, symbol, located) if mode == "definition" else None
         if alias is not None:
             return alias
-        return _answer(ctx, symbol, mode, located.resolution, path)
+        answer = _answer(ctx, symbol, mode, located.resolution, path)
+        if located.note:
+            answer = dataclasses.replace(answer, message=" ".join(filter(None, (located.note, answer.message))))
+        return answer
+
+
+def _by_name(ctx: QueryContext, symbol, mode: str) -> DefinitionResult:
+    """The seed's ``{symbol}`` form: the best definition named ``symbol`` (``name`` or dotted
+    ``Class.member``) in the project, then the mode applied to it as to a resolved reference."""
+    from .trace import _search  # trace builds on this module
+
+    symbol = validate_symbol(symbol)
+    with ctx.lock:
+        ctx.fresh()
+        found = _search(ctx, symbol)
+        if not isinstance(found, tuple):
+            return DefinitionResult(found.status, symbol, mode, found.message, found.suggestions)
+        target = found[0]
+        result = _answer(ctx, symbol, mode, Resolution("found", target, "name-only"))
+        if result.status != "found":
+            return result
+        rivals = tuple(_rivals(ctx, symbol, result))
+        message = None
+        if rivals:
+            message = f"{len(rivals) + 1} definitions are named '{symbol}'; this is the best one " \
+                      "(found by name: give a file and line for the one a reference means)."
+        return dataclasses.replace(result, resolution="name-only", message=message, candidates=rivals)
+
+
+def _rivals(ctx: QueryContext, symbol: str, answer: DefinitionResult) -> list[dict]:
+    """The other definitions a by-name answer could have been (a name looked up without a place
+    is matched by name only: its rivals are listed, as for every name-only answer); the other
+    half of the answer's own declaration/definition pair is not a rival."""
+    parts = tuple(symbol.split("."))
+    rivals = []
+    for path in sorted(ctx.index.defined_in.get(parts[-1], ())):
+        view = ctx.resolver.view(path)
+        if view is None:
+            continue
+        for i in view.named(parts[-1]):
+            other = Symbol(path, i)
+            d = view.facts.definitions[i]
+            nesting = ctx.qualified_path(other)
+            if d.kind == "parameter" or nesting[-len(parts):] != parts or (path, d.line) == (answer.file, answer.line):
+                continue
+            # one half of a declaration/definition pair stands for both (the body, when listed)
+            half = _implementation(ctx, other) if d.declaration else _declaration(ctx, other)
+            if half is not None and half != other:
+                hd = ctx.resolver.definition(half)
+                if hd is not None and ((half.path, hd.line) == (answer.file, answer.line) or d.declaration):
+                    continue
+            rivals.append(_candidate(ctx, other))
+    return rivals[:10]
 
 
 def _namespace_alias(ctx: QueryContext, path: str, symbol: str, located: Located) -> DefinitionResult | None:
@@ -154,17 +214,16 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
     resolver = ctx.resolver
     name = symbol.split(".")[-1]
     view = resolver.view(path)
-    hits = [(i, r) for i, r in ctx.refs_on_line(path, line) if r.name == name]
+    on_line = [(i, r) for i, r in ctx.refs_on_line(path, line) if r.name == name]
+    hits = on_line
     if column is not None:
         hits = [(i, r) for i, r in hits if r.column <= column < r.column + len(name)]
     if hits:
-        i, ref = hits[0]
-        found = resolver.resolve_reference(path, i)
-        bound = binding_at(view, name, ref.line, ref.column)
-        if found.status != "found" and bound is not None:
-            # `const {a} = v` where v's type is unknown: the local name a binds
-            return Located(Resolution("found", Symbol(path, bound), "scope"), "declaration", ref.line, ref.column)
-        return Located(found, ref.usage, ref.line, ref.column)
+        note = None
+        if column is None and len({r.column for _, r in hits}) > 1:
+            note = f"'{name}' occurs {len({r.column for _, r in hits})} times on line {line}; " \
+                   f"this is the first, at column {hits[0][1].column} (give a column to choose another)."
+        return _located_reference(ctx, path, *hits[0], note)
     for j, imp in enumerate(view.facts.imports):
         spots = []
         if imp.name == name and imp.name_line == line:
@@ -178,8 +237,41 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
         if d.name == name and d.line == line and (column is None or d.column <= column < d.column + len(name)):
             return Located(Resolution("found", Symbol(path, i), "scope"), "declaration", d.line, d.column)
     if column is not None:
-        return _module_segment(ctx, path, name, line, column) or _keyword_argument(ctx, path, name, line, column)
+        found = _module_segment(ctx, path, name, line, column) or _keyword_argument(ctx, path, name, line, column)
+        if found is None and on_line and not _on_a_word(ctx, path, line, column):
+            # the column falls between occurrences (on a space, a dot, a bracket, not on another
+            # name): the closest one (seed 000: "pick closest match by column"), saying so
+            i, ref = min(on_line, key=lambda h: (_distance(h[1].column, len(name), column), h[1].column))
+            note = f"No '{name}' at column {column} of line {line}; the closest one, at column {ref.column}, is used."
+            found = _located_reference(ctx, path, i, ref, note)
+        return found
     return None
+
+
+def _on_a_word(ctx: QueryContext, path: str, line: int, column: int) -> bool:
+    lines = ctx.source_lines(path)
+    text = lines[line - 1] if 0 < line <= len(lines) else ""
+    if not (0 < column <= len(text) and _is_word(text[column - 1])):
+        return False
+    start = column - 1
+    while start > 0 and _is_word(text[start - 1]):
+        start -= 1
+    return not text[start].isdigit()  # a number names nothing
+
+
+def _distance(start: int, length: int, column: int) -> int:
+    """How far ``column`` is from a name written at ``start`` (0 inside it)."""
+    return start - column if column < start else max(0, column - (start + length - 1))
+
+
+def _located_reference(ctx: QueryContext, path: str, i: int, ref, note: str | None = None) -> Located:
+    resolver = ctx.resolver
+    found = resolver.resolve_reference(path, i)
+    bound = binding_at(resolver.view(path), ref.name, ref.line, ref.column)
+    if found.status != "found" and bound is not None:
+        # `const {a} = v` where v's type is unknown: the local name a binds
+        return Located(Resolution("found", Symbol(path, bound), "scope"), "declaration", ref.line, ref.column, note)
+    return Located(found, ref.usage, ref.line, ref.column, note)
 
 
 def binding_at(view, name: str, line: int, column: int) -> int | None:
@@ -448,6 +540,19 @@ def _same_path_in(ctx: QueryContext, path: str, names: tuple[str, ...]) -> Symbo
     return Symbol(path, found)
 
 
+def _paired_doc(ctx: QueryContext, target: Symbol, d) -> str | None:
+    """The doc comment of the other half of a declaration/definition pair (a C/C++ header's
+    prototype and its `.c`/`.cpp` body, an overload signature and its implementation): a doc
+    written on either shows on both, as an editor's hover does."""
+    if d.kind not in _CALLABLE and not d.declaration:
+        return None
+    other = _implementation(ctx, target) if d.declaration else _declaration(ctx, target)
+    if other is None or other == target:
+        return None
+    paired = ctx.resolver.definition(other)
+    return paired.doc if paired is not None else None
+
+
 def _type_definition(ctx: QueryContext, target: Symbol) -> Symbol | None:
     resolver = ctx.resolver
     d = resolver.definition(target)
@@ -480,6 +585,8 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
     resolver = ctx.resolver
     view = resolver.view(target.path)
     language = view.facts.language if view else None
+    if view is not None and not resolver.is_library(target.path):
+        language = view.spec.shown_language(target.path, resolver.modules) or language
     place = ctx.library_place(target.path)
     file = place.file if place is not None else target.path
     library = place.to_dict() if place is not None else None
@@ -541,7 +648,7 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
         line=line, column=d.column, end_line=end_line, end_column=d.end_column, cell=cell, path=path,
         qualified_name=".".join(path), signature=whole_tokens(d_signature) or None, parameters=parameters,
         returns=returns, generics=d.generics, modifiers=d.modifiers, decorators=d.decorators,
-        exported=d.exported, declaration=d.declaration, doc=d.doc, code=code,
+        exported=d.exported, declaration=d.declaration, doc=d.doc or _paired_doc(ctx, target, d), code=code,
         resolved_from=chain, members=members, overloads=overloads, candidates=candidates,
         resolution=resolution, mode_resolution=mode_resolution, library=library,
     )

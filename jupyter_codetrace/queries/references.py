@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import Location, Reference, ReferencesResult
 from .context import QueryContext, validate_position, validate_symbol
-from .definition import _implementation, binding_at, locate
+from .definition import _CALLABLE, _declaration, _implementation, binding_at, locate
 
 __all__ = ["find_references", "references_to"]
 
@@ -103,11 +103,19 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
             other.path, shown_line, od.column, "declaration", ctx.is_test(other.path), text[:_CONTEXT_CHARS],
             "member", cell))
     if include_declaration and d is not None:
-        lines = ctx.source_lines(target.path)
-        cell, shown_line = ctx.cell_position(target.path, d.line)
-        text = lines[d.line - 1].strip() if 0 < d.line <= len(lines) else ""
-        found[(target.path, d.line, d.column)] = Reference(target.path, shown_line, d.column, "declaration",
-                                                           ctx.is_test(target.path), text[:_CONTEXT_CHARS], "scope", cell)
+        # the definition, and the other half of its pair: a C/C++ header's prototype of a body
+        # in a `.c`/`.cpp`, a TypeScript overload signature, a `.pyi` stub
+        declared = _declaration(ctx, target) if d.kind in _CALLABLE and not d.declaration else None
+        for place in (target, declared):
+            pd = resolver.definition(place) if place is not None else None
+            if pd is None or resolver.is_library(place.path):
+                continue
+            lines = ctx.source_lines(place.path)
+            cell, shown_line = ctx.cell_position(place.path, pd.line)
+            text = lines[pd.line - 1].strip() if 0 < pd.line <= len(lines) else ""
+            found[(place.path, pd.line, pd.column)] = Reference(
+                place.path, shown_line, pd.column, "declaration", ctx.is_test(place.path), text[:_CONTEXT_CHARS],
+                "scope", cell)
     ordered = tuple(found[k] for k in sorted(found) if not resolver.is_library(k[0]))
     definition = None
     fields = ctx.file_fields(target.path)
