@@ -62,6 +62,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # to redo only the files whose answers a change can alter.
         self._read: list[set[str]] = [set()]
         self._reads: dict[tuple[str, int], frozenset[str]] = {}
+        self._read_sets: dict[frozenset[str], frozenset[str]] = {}
         self._same_name: dict[tuple[str, bool], list[Symbol]] = {}
         self._extensions: dict[Symbol, dict[str, Symbol]] = {}
         self.memo: dict = {}   # later stages' per-generation caches (the graph's name sets)
@@ -164,7 +165,9 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             if cached.status == "found" and cached.target is None:
                 cached = Resolution("not_found")
             self._resolved[key] = cached
-            self._reads[key] = frozenset(read)
+            read = frozenset(read)
+            # most resolutions read the same few sets (their own file; it and one module): one copy
+            self._reads[key] = self._read_sets.setdefault(read, read)
         else:
             self._read[-1].update(self._reads.get(key, ()))
         return cached
