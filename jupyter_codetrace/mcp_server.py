@@ -144,13 +144,14 @@ class _Tools:
                          include_code: bool = True) -> CallToolResult:
         if not isinstance(locate, dict):
             raise ToolError("Invalid request: locate must be {file_path, line, find} or {symbol}")
-        if locate.get("symbol") and not locate.get("file_path"):
+        if locate.get("symbol") and not locate.get("file_path") and mode != "definition":
+            # by name, in the mode asked: the engine says when it fell back to the definition
+            result = self.call(self.project.find_definition, locate["symbol"], None, None, None, mode)
+        elif locate.get("symbol") and not locate.get("file_path"):
             trace = self.call(self.project.trace, locate["symbol"])
             if not trace.found:
                 return _text_result(f"# {_title(mode)}\n\n**{trace.status}**: {trace.message}\n", trace.to_dict())
             result = trace.definition
-            if mode != "definition":  # declarations and type definitions need the position form
-                result = dataclasses.replace(result, mode=mode)
         else:
             file_path, line, find = locate.get("file_path"), locate.get("line"), locate.get("find") or locate.get("symbol")
             if not find:

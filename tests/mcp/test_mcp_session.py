@@ -165,3 +165,23 @@ async def test_library_answers_name_the_library_never_the_machine():
         for path in machine:
             assert path not in text and path not in str(result.structured_content), path
         assert "::py" not in text
+
+
+@pytest.mark.anyio
+async def test_go_to_definition_by_name_honours_the_mode():
+    """{symbol} with mode=declaration answers the header prototype (the engine's by-name lookup),
+    not the definition relabelled by the tool; an answer without a declaration says it fell back."""
+    root = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+    params = StdioServerParameters(command=sys.executable, args=["-m", "jupyter_codetrace.cli", "--root", str(root),
+                                                                 "mcp"],
+                                   env={**os.environ, "PYTHONPATH": str(Path(__file__).resolve().parents[2])})
+    async with mcp.Client(params, read_timeout_seconds=120) as client:
+        declared = await client.call_tool("go_to_definition", {"locate": {"symbol": "pricing.total"},
+                                                                "mode": "declaration"})
+        body = await client.call_tool("go_to_definition", {"locate": {"symbol": "pricing.total"}})
+        python = await client.call_tool("go_to_definition", {"locate": {"symbol": "compute_total"},
+                                                              "mode": "declaration"})
+    assert declared.structured_content["file"] == "native/include/pricing.hpp"
+    assert declared.structured_content["mode_resolution"] == "exact"
+    assert body.structured_content["file"] == "native/src/pricing.cpp"
+    assert python.structured_content["mode_resolution"] == "fell_back_to_definition"
