@@ -336,6 +336,17 @@ def _interface(resolver: Resolver, path: str) -> int:
     return found
 
 
+_ACCESSOR_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})
+
+
+def _is_accessor(d) -> bool:
+    """A definition whose read runs code: a getter (`get x()`, `@property`) with a body."""
+    if d.own_scope < 0:
+        return False
+    return "get" in d.modifiers or any(dec in _ACCESSOR_DECORATORS or dec.endswith((".getter", ".setter"))
+                                       for dec in d.decorators)
+
+
 def _implicit_language(resolver: Resolver, path: str) -> bool:
     language = resolver.index.language_of(path)   # not the facts: a restart loads none it need not
     if language is None:
@@ -505,12 +516,14 @@ class _FileEdges:
         if resolution.status != "found" or resolution.target is None or resolution.target.is_module:
             return
         d = self.resolver.definition(resolution.target)
-        if d is None or not (d.kind in CALLABLE_KINDS or d.kind in CLASS_KINDS):
+        accessor = d is not None and _is_accessor(d)
+        if d is None or not (accessor or d.kind in CALLABLE_KINDS or d.kind in CLASS_KINDS):
             return
         target = self.graph.node_of(self.resolver, resolution.target)
         source = self.table.owner(defs, ref.container)
         if target is not None and target != source:
-            self._edge(source, target, "REFERENCES", ref.line, resolution.kind)
+            # reading a getter (`order.total` of an `@property`, `cart.size` of `get size()`) runs it
+            self._edge(source, target, "CALLS" if accessor else "REFERENCES", ref.line, resolution.kind)
 
     def _supertype(self, source: str, kind: str, token, d) -> None:
         if not isinstance(token, tuple) or len(token) != 2 or token[0] != "r":
