@@ -51,7 +51,8 @@ FILE:LINE:COLUMN is the caret's place and SYMBOL the identifier covering it: whe
 longer has SYMBOL there (a line added above it), the entry fails and says where SYMBOL is now.
 Blank lines and lines starting with ``#`` are ignored; a line of any other shape fails.
 
-Unknown words are skipped, not failed. Adding a fixture or an assertion needs no change here.
+An unknown word fails (a misspelt one would check nothing). Adding a fixture or an assertion
+needs no change here.
 """
 
 from __future__ import annotations
@@ -509,8 +510,9 @@ def test_fixture_assertion(a: CaretAssertion) -> None:
     if a.error:
         pytest.fail(a.error, pytrace=False)
     check = CHECKS.get(a.word)
-    if check is None:
-        pytest.skip(f"{a.word!r} assertions are not checked by this runner")
+    if check is None:   # a misspelt word would otherwise check nothing, silently
+        pytest.fail(f"{a.file}:{a.line}: unknown assertion word {a.word!r}; known: {', '.join(sorted(CHECKS))}",
+                    pytrace=False)
     check(_project(a.root), a)
 
 

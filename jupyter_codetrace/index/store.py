@@ -34,11 +34,14 @@ log = logging.getLogger("jupyter_codetrace")
 
 
 def cache_root() -> Path:
+    """$CODETRACE_CACHE_DIR, else the platform's cache folder for the user: ~/.cache/jupyter_codetrace
+    on Linux ($XDG_CACHE_HOME honoured), ~/Library/Caches on macOS, %LOCALAPPDATA% on Windows."""
     explicit = os.environ.get("CODETRACE_CACHE_DIR")
     if explicit:
         return Path(explicit)
-    base = os.environ.get("XDG_CACHE_HOME") or os.path.join(os.path.expanduser("~"), ".cache")
-    return Path(base) / "jupyter_codetrace"
+    from platformdirs import user_cache_dir
+
+    return Path(user_cache_dir("jupyter_codetrace", appauthor=False))
 
 
 @dataclass(slots=True)
