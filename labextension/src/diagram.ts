@@ -19,13 +19,43 @@ function button(label: string, title: string, onClick: () => void): HTMLButtonEl
   return node;
 }
 
+/** Elements an SVG drawing never needs and a hostile one could run code or load content with. */
+const UNSAFE_ELEMENTS = 'script, foreignObject, iframe, object, embed, use, image, animate, set';
+
+/**
+ * The drawing in `svgText` as a detached SVG element, parsed as XML (never as HTML into the page)
+ * and stripped of scripts, event handlers and links that leave the drawing: names from the
+ * repository flow into Graphviz's labels, and nothing in them may run.
+ */
+export function safeSvg(svgText: string): SVGSVGElement | null {
+  const parsed = new DOMParser().parseFromString(svgText, 'image/svg+xml');
+  const root = parsed.documentElement;
+  if (!root || root.nodeName !== 'svg' || parsed.querySelector('parsererror')) {
+    return null;
+  }
+  root.querySelectorAll(UNSAFE_ELEMENTS).forEach(node => node.remove());
+  for (const node of [root, ...Array.from(root.querySelectorAll('*'))]) {
+    for (const attribute of Array.from(node.attributes)) {
+      const name = attribute.name.toLowerCase();
+      const value = attribute.value.trim().toLowerCase();
+      const link = name === 'href' || name.endsWith(':href');
+      if (name.startsWith('on') || (link && !value.startsWith('#')) || value.startsWith('javascript:')) {
+        node.removeAttribute(attribute.name);
+      }
+    }
+  }
+  return document.importNode(root, true) as unknown as SVGSVGElement;
+}
+
 /** Replace `box`'s content with the diagram `svgText` and its zoom controls. */
 export function showDiagram(box: HTMLElement, svgText: string): void {
-  box.innerHTML = svgText;
-  const svg = box.querySelector('svg');
+  const svg = safeSvg(svgText);
+  box.replaceChildren();
   if (!svg) {
+    box.textContent = 'The diagram could not be drawn.';
     return;
   }
+  box.append(svg);
   const base = svg.viewBox.baseVal;
   const drawing: ViewBox = base && base.width > 0
     ? { x: base.x, y: base.y, width: base.width, height: base.height }

@@ -91,6 +91,8 @@ export class CodeTracePanel extends Widget {
   private shown = 0; // which showSymbol/showDefinitionAt call the view belongs to
   private contentsPath: string | null = ''; // the traced root in JupyterLab's file tree
   private statusReady: Promise<void>;
+  private statusPolls = 0; // status requests while indexing (the delay grows with them)
+  private pollWhenShown = false; // an indexing status check waits for the panel to be shown
 
   constructor(private open: Opener) {
     super();
@@ -136,7 +138,10 @@ export class CodeTracePanel extends Widget {
       if (body.state === 'indexing' || body.state === 'idle') {
         const bar = el('progress', { max: String(body.total || 1), value: String(body.done || 0) });
         this.status.append(`Indexing… ${body.done}/${body.total || '?'} `, bar);
-        window.setTimeout(() => void this.refreshStatus(), 1000);
+        // asked again while indexing only, less often as it goes on, and not while the panel is hidden
+        this.statusPolls += 1;
+        const delay = Math.min(1000 * 2 ** Math.floor(this.statusPolls / 5), 10_000);
+        window.setTimeout(() => void (this.isVisible ? this.refreshStatus() : this.refreshWhenShown()), delay);
       } else if (body.state === 'error') {
         this.status.append(el('span', { class: 'jp-CodeTrace-error' }, `Indexing failed: ${body.error}`));
       } else {
@@ -185,6 +190,19 @@ export class CodeTracePanel extends Widget {
   }
 
   /** Shown from its sidebar tab, the shortcut or the palette: ready to type a name. */
+  /** Check the index status once the panel is shown again (it waits while hidden). */
+  private refreshWhenShown(): void {
+    this.pollWhenShown = true;
+  }
+
+  protected onAfterShow(msg: Message): void {
+    super.onAfterShow(msg);
+    if (this.pollWhenShown) {
+      this.pollWhenShown = false;
+      void this.refreshStatus();
+    }
+  }
+
   protected onActivateRequest(msg: Message): void {
     super.onActivateRequest(msg);
     this.focusSearch();
