@@ -18,6 +18,7 @@ import {
   fromContentsPath,
   groupByFile,
   matchSymbol,
+  nameSpan,
   statusTitle,
   suggestionsTitle,
   toContentsPath,
@@ -399,19 +400,20 @@ export class CodeTracePanel extends Widget {
     if (d.members?.length) {
       this.view.append(this.renderMembers(d));
     }
-    this.view.append(this.renderReferences(body.references));
+    this.view.append(this.renderReferences(body.references, d.name ?? ''));
     this.view.append(this.renderCalls('Callers', body.calls?.incoming ?? []));
     this.view.append(this.renderCalls('Callees', body.calls?.outgoing ?? []));
     this.view.append(this.renderTypes(body.types));
     this.view.append(this.renderPaths(d));
   }
 
-  private renderReferences(refs: any): HTMLElement {
+  private renderReferences(refs: any, name: string): HTMLElement {
     const section = el('details', { class: 'jp-CodeTrace-refs', open: '' });
     const draw = () => {
       const list = el('div', {});
       // A page of references at a time; a file's group continues across pages.
-      const rows = ([] as any[]).concat(...groupByFile<any>(refs?.locations ?? [], this.hideTests).values());
+      const groups = groupByFile<any>(refs?.locations ?? [], this.hideTests);
+      const rows = ([] as any[]).concat(...groups.values());
       let group: HTMLElement | null = null;
       let groupFile: string | null = null;
       pageInto<any>({
@@ -424,12 +426,15 @@ export class CodeTracePanel extends Widget {
             { class: 'jp-CodeTrace-ref' },
             el('span', { class: `jp-CodeTrace-badge jp-CodeTrace-usage-${ref.usage}` }, ref.usage),
             this.link(ref, describeLocation(ref, true)), // the group's heading names the folder
-            el('code', {}, ref.context)
+            codeWithName(ref.context ?? '', name, ref.column)
           ),
         place: (row, ref, _index, before) => {
           if (!group || ref.file !== groupFile) {
             groupFile = ref.file;
-            group = el('div', { class: 'jp-CodeTrace-refgroup' }, el('div', { class: 'jp-CodeTrace-file' }, ref.file));
+            const count = groups.get(ref.file)?.length ?? 0;
+            group = el('div', { class: 'jp-CodeTrace-refgroup' },
+              el('div', { class: 'jp-CodeTrace-file' }, ref.file,
+                el('span', { class: 'jp-CodeTrace-count' }, ` (${count})`)));
             list.insertBefore(group, before);
           }
           group.append(row);
@@ -606,3 +611,14 @@ export class CodeTracePanel extends Widget {
     );
   }
 }
+
+/** A reference's line of code with the name itself marked (as an editor's references view shows it). */
+function codeWithName(context: string, name: string, column: number): HTMLElement {
+  const span = nameSpan(context, name, column);
+  if (!span) {
+    return el('code', {}, context);
+  }
+  return el('code', {}, context.slice(0, span[0]), el('mark', { class: 'jp-CodeTrace-name' }, context.slice(span[0], span[1])),
+    context.slice(span[1]));
+}
+

@@ -175,3 +175,28 @@ export function zoomView(view: ViewBox, factor: number, cx: number, cy: number, 
   const height = view.height * scale;
   return { x: cx - (cx - view.x) * scale, y: cy - (cy - view.y) * scale, width, height };
 }
+
+/**
+ * Where `name` is in a reference's `context` (its line, trimmed of indentation) for the column
+ * the engine gave (1-based, on the untrimmed line): the last whole-word occurrence that starts at
+ * or before it (trimming only moves text left), else the first. [start, end) in UTF-16 units.
+ */
+export function nameSpan(context: string, name: string, column: number): [number, number] | null {
+  if (!name || !context) {
+    return null;
+  }
+  const isWord = (ch: string | undefined) => ch !== undefined && /[\p{L}\p{N}_$]/u.test(ch);
+  const found: number[] = [];
+  for (let at = context.indexOf(name); at >= 0; at = context.indexOf(name, at + 1)) {
+    if (!isWord(context[at - 1]) && !isWord(context[at + name.length])) {
+      found.push(at);
+    }
+  }
+  if (!found.length) {
+    return null;
+  }
+  const before = found.filter(at => Array.from(context.slice(0, at)).length <= column - 1);
+  const start = before.length ? before[before.length - 1] : found[0];
+  return [start, start + name.length];
+}
+

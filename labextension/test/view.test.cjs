@@ -108,3 +108,14 @@ test('zoomView keeps the point under the pointer and stays between 1/16 and the 
   assert.equal(zoomView(zoomed, 0.1, 400, 200, fit).width, 800);
   assert.equal(zoomView(fit, 1000, 0, 0, fit).width, 50);
 });
+
+test('nameSpan marks the occurrence the column names, on a line trimmed of its indentation', () => {
+  const { nameSpan } = require('../build-test/view.js');
+  // `    total = total + price(total)` trimmed; the engine's column 13 is the second `total`
+  const context = 'total = total + price(total)';
+  assert.deepEqual(nameSpan(context, 'total', 13), [8, 13]);
+  assert.deepEqual(nameSpan(context, 'total', 5), [0, 5]);
+  assert.deepEqual(nameSpan(context, 'total', 99), [22, 27]);
+  assert.deepEqual(nameSpan('subtotal = 1', 'total', 1), null);   // whole words only
+  assert.deepEqual(nameSpan('', 'x', 1), null);
+});

@@ -763,6 +763,11 @@ def step_shift_f12_shows_reference_rows(page):
     assert rows.count() >= 3, rows.count()
     codes = rows.locator("code").all_inner_texts()
     assert any("compute_total(" in code for code in codes), codes
+    # each row marks the name itself in its line, and each file's heading counts its rows
+    marks = rows.locator("mark.jp-CodeTrace-name").all_inner_texts()
+    assert len(marks) == rows.count() and set(marks) == {"compute_total"}, marks
+    headings = page.locator(".jp-CodeTrace-refs .jp-CodeTrace-file").all_inner_texts()
+    assert headings and all(h.rstrip().endswith(")") and "(" in h for h in headings), headings
     assert page.evaluate("document.activeElement?.closest('.jp-CodeTrace-ref') !== null"), "the first reference has no focus"
     _shot(page, "27-shift-f12-references")
 
