@@ -68,8 +68,8 @@ const HIDE_GRACE_MS = 250; // time to move the pointer from a name onto its card
 /**
  * Unsaved buffers: a file editor with unsaved changes sends its text with the request (POST, since
  * a file does not fit a URL); the server answers from it without touching the file, and from the
- * disk again once a request comes without it (the file saved or reverted). Notebook cells send
- * nothing: a cell is not the notebook's whole text.
+ * disk again once a request comes without it (the file saved or reverted). A notebook sends its
+ * cells (their sources, in order, without outputs) as a notebook document, so cell numbers hold.
  */
 
 /** A document an editor belongs to: a project file or notebook (JupyterLab path), or a library file. */
@@ -288,7 +288,9 @@ export class Navigator implements EditorHooks {
         if (cell < 0 || widget.content.widgets[cell].model.type !== 'code') {
           return null;
         }
-        return { widget, path, cell };
+        // an unsaved notebook goes as its cells (sources only: outputs can be large)
+        const text = () => (widget.context?.model?.dirty ? notebookText(widget) : undefined);
+        return { widget, path, cell, text };
       }
       return null;
     }
@@ -787,3 +789,16 @@ export class Navigator implements EditorHooks {
     close?.();
   }
 }
+
+/** The notebook's current cells as an nbformat document without outputs (what the engine reads). */
+function notebookText(panel: NotebookPanel): string {
+  const cells = panel.content.widgets.map(cell => {
+    const type = cell.model.type;
+    const source = cell.model.sharedModel.getSource();
+    return type === 'code'
+      ? { cell_type: type, source, metadata: {}, outputs: [], execution_count: null }
+      : { cell_type: type, source, metadata: {} };
+  });
+  return JSON.stringify({ cells, metadata: {}, nbformat: 4, nbformat_minor: 5 });
+}
+

@@ -863,6 +863,27 @@ def step_an_unsaved_new_function_is_found_by_ctrl_click(page):
     assert export.read_text(encoding="utf-8") == on_disk
 
 
+def step_an_unsaved_notebook_cell_is_navigated(page):
+    """Two new cells, not saved: Ctrl-click on the call in the last lands on the definition in
+    the cell above it (the notebook's cells go with the request)."""
+    _open_path(page, "fixtures/demo/notebooks/explore.ipynb")
+    page.wait_for_timeout(500)
+    page.locator(".jp-Notebook .jp-Cell").last.locator(".cm-content").click()
+    for source in ("def unsaved_helper(sku):\n    return sku.upper()", "unsaved_helper('kb-1')"):
+        page.keyboard.press("Escape")
+        page.keyboard.press("b")           # a new cell below, then edit it
+        page.keyboard.press("Enter")
+        page.keyboard.type(source)
+    cells = page.locator(".jp-Notebook .jp-Cell")
+    count = cells.count()
+    _modifier_click(page, "unsaved_helper('kb-1')", "unsaved_helper")
+    flash = page.locator(".jp-Notebook .jp-Cell .cm-line.jp-CodeTrace-flash").first
+    flash.wait_for(timeout=20_000)
+    assert "def unsaved_helper(" in flash.inner_text()
+    assert cells.nth(count - 2).locator(".jp-CodeTrace-flash").count() == 1, "not the new cell above"
+    _shot(page, "32-unsaved-notebook-cell")
+
+
 def _percentile(values: list[float], p: float) -> float:
     ordered = sorted(values)
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
@@ -929,7 +950,8 @@ STEPS = [step_search_open_definition_references_and_call_tree, step_a_call_tree_
          step_ctrl_click_on_json_dumps_opens_the_library_read_only,
          step_click_to_revealed_latency_over_50_clicks,
          step_the_hover_card_on_a_library_name_shows_its_docs,
-         step_an_unsaved_new_function_is_found_by_ctrl_click]
+         step_an_unsaved_new_function_is_found_by_ctrl_click,
+         step_an_unsaved_notebook_cell_is_navigated]
 
 
 def main() -> int:

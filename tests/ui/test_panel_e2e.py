@@ -42,6 +42,7 @@ STEPS = [
     "click_to_revealed_latency_over_50_clicks",
     "the_hover_card_on_a_library_name_shows_its_docs",
     "an_unsaved_new_function_is_found_by_ctrl_click",
+    "an_unsaved_notebook_cell_is_navigated",
 ]
 
 
