@@ -36,6 +36,10 @@ NOTEBOOK = "notebook"
 # Below this many files to (re)extract, a process pool costs more than it saves (~0.3 s start-up).
 _POOL_THRESHOLD = 64
 _FACTS_CACHE_SIZE = 512
+# ... and at most this many definitions and references in all (about 400 bytes each in memory):
+# 512 files of generated code would otherwise be kept whole (issue 16, item 10). The file just
+# indexed or loaded always stays.
+_FACTS_CACHE_WEIGHT = 300_000
 
 
 _LANGUAGE_BY_SUFFIX: dict[str, str | None] = {}
@@ -217,6 +221,7 @@ class Index:
         # every query, only once they change.
         self._failed: dict[str, tuple[int, int, str]] = {}
         self._facts: OrderedDict[str, FileFacts] = OrderedDict()
+        self._facts_weight = 0
         self._defined_in: dict[str, set[str]] | None = None   # built on first use: a restart
         self._used_in: dict[str, set[str]] | None = None      # answers before paying for it
         self.generation = 0
@@ -331,6 +336,7 @@ class Index:
         self.store.reset(reason)
         self._summaries.clear()
         self._facts.clear()
+        self._facts_weight = 0
         self._defined_in = self._used_in = None
         self._broken = None
         self._overlay_pending.update(self._overlay)
@@ -512,7 +518,7 @@ class Index:
 
     def _forget(self, path: str) -> None:
         old = self._summaries.pop(path, None)
-        self._facts.pop(path, None)
+        self._facts_weight -= _weight(self._facts.pop(path, None))
         self._overlay_facts.pop(path, None)
         if old is None or self._defined_in is None:
             return
@@ -525,10 +531,12 @@ class Index:
                         del table[name]
 
     def _remember(self, path: str, facts: FileFacts) -> None:
+        self._facts_weight += _weight(facts) - _weight(self._facts.get(path))
         self._facts[path] = facts
         self._facts.move_to_end(path)
-        while len(self._facts) > _FACTS_CACHE_SIZE:
-            self._facts.popitem(last=False)
+        while len(self._facts) > 1 and (len(self._facts) > _FACTS_CACHE_SIZE
+                                        or self._facts_weight > _FACTS_CACHE_WEIGHT):
+            self._facts_weight -= _weight(self._facts.popitem(last=False)[1])
 
     def _reindex(self, sources: list, progress: Progress | None) -> int:
         root = str(self.workspace.root)
@@ -660,6 +668,10 @@ class Index:
                 stats.syntax_errors.append(path)
         stats.skipped = [{"path": p, "reason": r} for p, r in sorted(self._skipped.items())]
         stats.syntax_errors.sort()
+
+
+def _weight(facts: FileFacts | None) -> int:
+    return 0 if facts is None else len(facts.definitions) + len(facts.references)
 
 
 @dataclass(slots=True)
