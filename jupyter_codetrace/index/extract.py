@@ -201,6 +201,10 @@ class _Extraction:
             elif category == "region":
                 for node in caps["type.region"]:
                     type_regions.append((node.start_byte, node.end_byte))
+            elif category == "forward":
+                for node in caps["type.forward"]:
+                    for name in _forward_names(node, self.source):
+                        references.setdefault((name.start_byte, name.end_byte), [name, None, None, False])
             elif category == "comment":
                 comments.extend(caps["comment"])
             elif category == "wrapper":
@@ -962,11 +966,37 @@ def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
             plan.append(("wrapper", None))
         elif "type.region" in names:
             plan.append(("region", None))
+        elif "type.forward" in names:
+            plan.append(("forward", None))
         elif "comment" in names:
             plan.append(("comment", None))
         else:
             plan.append(("ignored", None))
     return tuple(plan)
+
+
+class _NameInText:
+    """A name inside a string's text, standing in for a syntax node (start/end bytes and points)."""
+
+    __slots__ = ("start_byte", "end_byte", "start_point", "end_point")
+
+    def __init__(self, start_byte: int, end_byte: int, row: int, column: int):
+        self.start_byte, self.end_byte = start_byte, end_byte
+        self.start_point, self.end_point = (row, column), (row, column + end_byte - start_byte)
+
+
+_FORWARD_NAME = re.compile(rb"(?<![\w.])[A-Za-z_]\w*")
+
+
+def _forward_names(node, source: bytes) -> list[_NameInText]:
+    """The names a one-line forward reference (`"Console"`, `"Optional[Segment]"`) reads: each
+    dotted name's first part (a module or a class in scope; what follows a dot is left out)."""
+    text = source[node.start_byte:node.end_byte]
+    if b"\n" in text or len(text) > 200:
+        return []
+    row, column = node.start_point
+    return [_NameInText(node.start_byte + m.start(), node.start_byte + m.end(), row, column + m.start())
+            for m in _FORWARD_NAME.finditer(text)]
 
 
 def _merge(regions: list[tuple[int, int]]) -> list[tuple[int, int]]:

@@ -111,6 +111,8 @@ CAPTURES: dict[str, str] = {
     "shorthand.literal": "the object literal holding @shorthand.key",
     "returned": "an expression a `return` statement gives (value flow of functions)",
     "type.region": "a type annotation node: references inside it are type references",
+    "type.forward": "the text of a string written as a type (a forward reference, `x: \"Console\"`): "
+                    "the names in it are type references",
     "ignore": "an identifier that names nothing (a keyword argument's name)",
     # --- Calls -----------------------------------------------------------------------------
     "call": "a call expression",

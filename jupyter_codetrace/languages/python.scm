@@ -117,6 +117,8 @@
 (augmented_assignment left: (attribute attribute: (identifier) @reference.write))
 
 (type) @type.region
+; a forward reference: `x: "Console"`, `Optional["Console"]` (the names inside are references)
+(type (string (string_content) @type.forward))
 
 (keyword_argument name: (identifier) @ignore)
 
