@@ -868,16 +868,16 @@ def step_an_unsaved_notebook_cell_is_navigated(page):
     the cell above it (the notebook's cells go with the request)."""
     _open_path(page, "fixtures/demo/notebooks/explore.ipynb")
     page.wait_for_timeout(500)
-    page.locator(".jp-Notebook .jp-Cell").last.locator(".cm-content").click()
+    page.locator(".jp-Notebook:visible .jp-Cell").last.locator(".cm-content").click()
     for source in ("def unsaved_helper(sku):\n    return sku.upper()", "unsaved_helper('kb-1')"):
         page.keyboard.press("Escape")
         page.keyboard.press("b")           # a new cell below, then edit it
         page.keyboard.press("Enter")
         page.keyboard.type(source)
-    cells = page.locator(".jp-Notebook .jp-Cell")
+    cells = page.locator(".jp-Notebook:visible .jp-Cell")   # not the other notebook tabs' cells
     count = cells.count()
     _modifier_click(page, "unsaved_helper('kb-1')", "unsaved_helper")
-    flash = page.locator(".jp-Notebook .jp-Cell .cm-line.jp-CodeTrace-flash").first
+    flash = page.locator(".jp-Notebook:visible .jp-Cell .cm-line.jp-CodeTrace-flash").first
     flash.wait_for(timeout=20_000)
     assert "def unsaved_helper(" in flash.inner_text()
     assert cells.nth(count - 2).locator(".jp-CodeTrace-flash").count() == 1, "not the new cell above"
