@@ -7,7 +7,8 @@ Shared by the parts of the resolver (``scopes``, ``imports``, ``members``, ``typ
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass, field
+from dataclasses import dataclass
+from typing import Sequence
 
 from ..facts import FileFacts
 from ..languages.spec import LanguageSpec
@@ -39,15 +40,17 @@ class Resolution:
     status: str                                     # found | builtin | unresolved | not_found
     target: Symbol | None = None
     kind: str = "scope"                             # scope | import | member | inferred | name-only
-    candidates: list[Symbol] = field(default_factory=list)
-    resolved_from: list[tuple[str, str]] = field(default_factory=list)
+    # Sequences, never changed in place: most of a project's resolutions (800k on the stdlib) have
+    # none, and share one empty tuple instead of two empty lists each.
+    candidates: Sequence[Symbol] = ()
+    resolved_from: Sequence[tuple[str, str]] = ()
     via: str | None = None                          # the import an unresolved name came through
     missing: str | None = None                      # the module that import names, found nowhere
     why: str | None = None                          # why it is unresolved, when no import tells
 
     def with_chain(self, step: tuple[str, str]) -> "Resolution":
         return Resolution(self.status, self.target, "import" if self.kind == "scope" else self.kind,
-                          self.candidates, [step] + self.resolved_from, self.via, self.missing, self.why)
+                          self.candidates, (step, *self.resolved_from), self.via, self.missing, self.why)
 
 
 _UNKNOWN = Resolution("not_found")

@@ -37,7 +37,7 @@ class ImportLookup:
                 return found.with_chain(step)
             if found.status in ("builtin", "unresolved"):
                 return Resolution(found.status, via=found.via or imp.statement,
-                                  resolved_from=[step] + found.resolved_from, missing=found.missing)
+                                  resolved_from=(step, *found.resolved_from), missing=found.missing)
         return Resolution("unresolved", via=imp.statement, resolved_from=[step])
 
     def module_member(self, module_path: str, name: str, depth: int = 0, star: bool = False) -> Resolution:
