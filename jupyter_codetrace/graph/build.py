@@ -82,7 +82,8 @@ class _NodeTable:
                 continue  # a redefinition or overload: the first (or the body) stands for it
             cell_line = d.start_line
             self.nodes[node_id] = {
-                "name": d.name, "qualified_name": ".".join((module_name,) + nesting), "kind": d.kind,
+                "name": d.name, "qualified_name": ".".join((module_name,) + nesting),
+                "kind": resolver.kind_of(Symbol(path, i)) if d.qualifier is not None else d.kind,
                 "file": path, "line": d.line, "end_line": d.end_line, "offset": cell_line,
                 "limit": d.end_line - d.start_line + 1, "index": i, "declaration": d.declaration,
                 "nesting": ".".join(nesting),

@@ -644,7 +644,7 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
     else:
         d_signature, returns = d.signature, d.returns
     return DefinitionResult(
-        "found", symbol, mode, name=d.name, kind=d.kind, language=language, file=file,
+        "found", symbol, mode, name=d.name, kind=resolver.kind_of(target), language=language, file=file,
         line=line, column=d.column, end_line=end_line, end_column=d.end_column, cell=cell, path=path,
         qualified_name=".".join(path), signature=whole_tokens(d_signature) or None, parameters=parameters,
         returns=returns, generics=d.generics, modifiers=d.modifiers, decorators=d.decorators,

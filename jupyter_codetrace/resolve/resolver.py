@@ -67,6 +67,21 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._extensions: dict[Symbol, dict[str, Symbol]] = {}
         self.memo: dict = {}   # later stages' per-generation caches (the graph's name sets)
 
+    def kind_of(self, symbol: Symbol) -> str | None:
+        """A definition's kind, with what only resolution can tell: an out-of-line function whose
+        qualifier is a type (`double Circle::area() {}`) is that type's method, not a free function
+        of a namespace (`geo::area`)."""
+        d = self.definition(symbol)
+        if d is None:
+            return None
+        if d.kind == "function" and isinstance(d.qualifier, tuple) and len(d.qualifier) == 2 \
+                and d.qualifier[0] == "r":
+            owner = self.resolve_reference(symbol.path, d.qualifier[1])
+            target = self.definition(owner.target) if owner.status == "found" else None
+            if target is not None and target.kind in CLASS_KINDS:
+                return "method"
+        return d.kind
+
     def is_library(self, path: str) -> bool:
         """A file reached outside the project (standard library, installed package, node_modules)."""
         check = getattr(self.index, "is_library", None)
