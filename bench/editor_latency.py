@@ -31,7 +31,9 @@ sys.path.insert(0, str(HERE))
 sys.path.insert(0, str(HERE.parent / "tests" / "ui"))
 
 from benchlib import ensure_stdlib_corpus  # noqa: E402
-from panel_scenario import CHROMIUM, _free_port, _modifier_click, _open_path, _percentile  # noqa: E402
+from panel_scenario import (  # noqa: E402
+    CHROMIUM, LATENCY_OBSERVER, _free_port, _modifier_click, _open_path, _percentile,
+)
 from playwright.sync_api import sync_playwright  # noqa: E402
 
 CALLER = """from argparse import ArgumentParser
@@ -54,21 +56,6 @@ TARGETS = [
     ("counts = Counter(argv)", "Counter", "__init__.py", "class Counter("),
     ('parts = urlsplit("https://example.org/a?b=c")', "urlsplit", "parse.py", "def urlsplit("),
 ]
-
-_OBSERVE = """() => {
-    window.__ctLatency = [];
-    window.addEventListener('mousedown', e => { if (e.ctrlKey) window.__ctClick = performance.now(); }, true);
-    const landed = node => node.nodeType === 1 && [node, ...node.querySelectorAll('.cm-line')].some(line =>
-        line.matches('.cm-line.jp-CodeTrace-flash') && line.textContent.includes(window.__ctExpect) && line.checkVisibility());
-    new MutationObserver(records => {
-        if (window.__ctClick === undefined) return;
-        if (!records.some(r => r.type === 'attributes' ? landed(r.target) : [...r.addedNodes].some(landed))) return;
-        const start = window.__ctClick;
-        window.__ctClick = undefined;
-        requestAnimationFrame(() => requestAnimationFrame(() => window.__ctLatency.push(performance.now() - start)));
-    }).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['class']});
-}"""
-
 
 def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
@@ -110,7 +97,7 @@ def main() -> int:
             page.wait_for_selector("#jp-main-dock-panel", timeout=60_000)
             page.wait_for_selector(".lm-DockPanel-tabBar .lm-TabBar-tab", timeout=30_000)
             _open_path(page, "bench_caller.py")
-            page.evaluate(_OBSERVE)
+            page.evaluate(LATENCY_OBSERVER)
             for i in range(args.clicks):
                 text, word, tab, landing = TARGETS[i % len(TARGETS)]
                 page.evaluate("expect => { window.__ctExpect = expect; }", landing)

@@ -124,8 +124,11 @@ class _Session:
         return dataclasses.replace(result, file=self.labels[result.cell], cell=None, language="python",
                                    message="Defined in this notebook session (a cell run in this kernel).")
 
-    def references(self, symbol: str, include_declaration: bool) -> ReferencesResult | None:
-        definition = self.definition(symbol)
+    def references(self, symbol: str, include_declaration: bool,
+                   definition: DefinitionResult | None = None) -> ReferencesResult | None:
+        """References of a name defined in this session's cells (``definition``: its
+        ``definition(symbol)`` when the caller has it already)."""
+        definition = definition or self.definition(symbol)
         if definition is None or definition.library is not None:
             return None
         project, probe = self._sync(symbol)
@@ -308,10 +311,11 @@ class CodetraceMagics(Magics):
         else:
             trace = self._run(self.project.trace, args.symbol)
             if not trace.found:
-                in_session = self.session.references(args.symbol, args.include_declaration)
+                found = self.session.definition(args.symbol)
+                in_session = self.session.references(args.symbol, args.include_declaration, found)
                 if in_session is not None:
                     return in_session
-                library = self.session.definition(args.symbol)
+                library = found
                 if library is not None and library.library is not None:
                     # `json.dumps`: where the project uses the library's function
                     result = self._run(self.project.find_references, library.name, library.file, library.line,

@@ -19,18 +19,13 @@ from __future__ import annotations
 import hashlib
 import sqlite3
 import sys
-import threading
 from pathlib import Path
 
 from ..index.encoding import DecodeError, decode, encode, gc_paused
+from ..index.side_store import SideStore
 
 __all__ = ["GraphStore", "engine_version"]
 
-_SCHEMA = (
-    "CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)",
-    "CREATE TABLE IF NOT EXISTS parts (path TEXT PRIMARY KEY, digest TEXT NOT NULL, blob BLOB NOT NULL,"
-    " sum BLOB NOT NULL)",
-)
 _PACKAGE = Path(__file__).resolve().parent.parent
 # Code whose change can change a file's graph part.
 _ENGINE_SOURCES = ("graph", "resolve", "languages", "nesting.py", "facts.py", "index/extract.py",
@@ -77,44 +72,15 @@ def part_from_rows(rows, cls):
                {node: list(c) for node, c in calls}, frozenset(read), frozenset(names), interface)
 
 
-class GraphStore:
-    def __init__(self, file: Path, version: str):
-        self.file = file
-        self.version = version
-        self._lock = threading.Lock()
-        self._db: sqlite3.Connection | None = None
-        self._failed = False
-
-    def _connect(self) -> sqlite3.Connection | None:
-        if self._db is not None or self._failed:
-            return self._db
-        try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(str(self.file), timeout=10, check_same_thread=False, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("BEGIN IMMEDIATE")  # one process makes or empties the tables at a time
-            try:
-                for statement in _SCHEMA:
-                    db.execute(statement)
-                row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-                if row is None or row[0] != self.version:
-                    db.execute("DELETE FROM parts")
-                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (self.version,))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                db.close()
-                raise
-            self._db = db
-        except (OSError, sqlite3.Error):
-            self._failed = True  # the graph is built in each process instead
-        return self._db
+class GraphStore(SideStore):
+    TABLE = "parts"
+    COLUMNS = "path TEXT PRIMARY KEY, digest TEXT NOT NULL, blob BLOB NOT NULL, sum BLOB NOT NULL"
 
     def load(self, cls) -> list[tuple[object, str]]:
         """Every stored part with the digest of the file it was made from (files changed or gone
         since included: the graph updates from them as an earlier process would have)."""
         with self._lock:
-            db = self._connect()
+            db = self.connection()
             if db is None:
                 return []
             try:
@@ -145,7 +111,7 @@ class GraphStore:
             blob = encode(part_to_rows(fg))
             rows.append((fg.path, digest, blob, _checksum(fg.path, digest, blob)))
         with self._lock:
-            db = self._connect()
+            db = self.connection()
             if db is None:
                 return
             try:

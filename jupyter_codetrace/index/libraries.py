@@ -31,6 +31,7 @@ from pathlib import Path
 
 from ..errors import InvalidRequest
 from ..facts import FileFacts
+from ..results import library_label
 from ..languages import for_path
 from .discover import decode_source
 from .extract import extract_file
@@ -69,11 +70,6 @@ class LibraryPlace:
 
     def to_dict(self) -> dict:
         return {"kind": self.kind, "package": self.package, "version": self.version}
-
-    def label(self) -> str:
-        """``stdlib 3.11``, ``networkx 3.4.2``, ``ky``."""
-        name = "stdlib" if self.kind == "stdlib" else self.package
-        return f"{name} {self.version}" if self.version else name
 
 
 @dataclass
@@ -333,7 +329,7 @@ class Libraries:
                 compiled = [n for n in names if n.endswith(self._interpreter.extension_suffixes)]
                 if compiled and (not os.path.isdir(os.path.join(root.path, top)) or module != top
                                  or any(n.startswith("__init__.") for n in compiled)):
-                    what = "the standard library" if root.kind == "stdlib" else self.place(f"{root.key}/{top}").label()
+                    what = "the standard library" if root.kind == "stdlib" else library_label(self.place(f"{root.key}/{top}").to_dict())
                     return f"`{module}` is a compiled extension module ({what}): it has no Python source to show."
             kinds = [k for k in ("stdlib", "site-packages", "path") if any(r.kind == k for r in roots)]
             where = ", ".join({"stdlib": "the standard library", "site-packages": "site-packages",

@@ -14,22 +14,13 @@ from __future__ import annotations
 
 import hashlib
 import sqlite3
-import threading
 from pathlib import Path
 
 from ..facts import FileFacts
 from .encoding import DecodeError, decode, encode, gc_paused
+from .side_store import SideStore
 
 __all__ = ["LibraryStore"]
-
-_SCHEMA = """
-CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
-CREATE TABLE IF NOT EXISTS facts (
-    absolute TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL,
-    blob BLOB NOT NULL, sum BLOB NOT NULL, PRIMARY KEY (absolute, path)
-);
-"""
-
 
 def _checksum(absolute: str, path: str, size: int, mtime_ns: int, blob: bytes) -> bytes:
     h = hashlib.blake2b(digest_size=12)
@@ -38,45 +29,17 @@ def _checksum(absolute: str, path: str, size: int, mtime_ns: int, blob: bytes) -
     return h.digest()
 
 
-class LibraryStore:
-    def __init__(self, directory: Path, version):
-        """``version``: the engine's index version, or a function that gives it (asked on first use)."""
-        self.file = directory / "libraries" / "facts.sqlite"
-        self._version = version
-        self._lock = threading.Lock()
-        self._db: sqlite3.Connection | None = None
-        self._failed = False
+class LibraryStore(SideStore):
+    TABLE = "facts"
+    COLUMNS = ("absolute TEXT NOT NULL, path TEXT NOT NULL, size INTEGER NOT NULL, mtime_ns INTEGER NOT NULL, "
+               "blob BLOB NOT NULL, sum BLOB NOT NULL, PRIMARY KEY (absolute, path)")
 
-    def _connect(self) -> sqlite3.Connection | None:
-        if self._db is not None or self._failed:
-            return self._db
-        try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(str(self.file), timeout=10, check_same_thread=False, isolation_level=None)
-            db.execute("PRAGMA journal_mode=WAL")
-            db.execute("BEGIN IMMEDIATE")  # one process makes or empties the table at a time
-            try:
-                for statement in _SCHEMA.split(";"):
-                    if statement.strip():
-                        db.execute(statement)
-                version = self._version() if callable(self._version) else self._version
-                row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-                if row is None or row[0] != version:
-                    db.execute("DELETE FROM facts")
-                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (version,))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                db.close()
-                raise
-            self._db = db
-        except (OSError, sqlite3.Error):
-            self._failed = True  # only a cache: parse in this process instead
-        return self._db
+    def __init__(self, directory: Path, version):
+        super().__init__(directory / "libraries" / "facts.sqlite", version)
 
     def load(self, absolute: str, path: str, size: int, mtime_ns: int) -> FileFacts | None:
         with self._lock:
-            db = self._connect()
+            db = self.connection()
             if db is None:
                 return None
             try:
@@ -97,7 +60,7 @@ class LibraryStore:
     def save(self, absolute: str, path: str, size: int, mtime_ns: int, facts: FileFacts) -> None:
         blob = encode(facts.to_rows())
         with self._lock:
-            db = self._connect()
+            db = self.connection()
             if db is None:
                 return
             try:

@@ -889,24 +889,30 @@ def _percentile(values: list[float], p: float) -> float:
     return ordered[min(len(ordered) - 1, max(0, round(p / 100 * len(ordered) + 0.5) - 1))]
 
 
+# Times each Ctrl-click in the page: from its mousedown to the frame after the highlighted line
+# holding `window.__ctExpect` is in the page (CodeMirror scrolls in its measure phase); the times
+# collect in `window.__ctLatency`. Shared with bench/editor_latency.py.
+LATENCY_OBSERVER = """() => {
+    window.__ctLatency = [];
+    window.addEventListener('mousedown', e => { if (e.ctrlKey) window.__ctClick = performance.now(); }, true);
+    const landed = node => node.nodeType === 1 && [node, ...node.querySelectorAll('.cm-line')].some(line =>
+        line.matches('.cm-line.jp-CodeTrace-flash') && line.textContent.includes(window.__ctExpect) && line.checkVisibility());
+    new MutationObserver(records => {
+        if (window.__ctClick === undefined) return;
+        if (!records.some(r => r.type === 'attributes' ? landed(r.target) : [...r.addedNodes].some(landed))) return;
+        const start = window.__ctClick;
+        window.__ctClick = undefined;
+        // Revealed = the frame after the highlighted line is in the page (CodeMirror scrolls in its measure phase).
+        requestAnimationFrame(() => requestAnimationFrame(() => window.__ctLatency.push(performance.now() - start)));
+    }).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['class']});
+}"""
+
+
 def step_click_to_revealed_latency_over_50_clicks(page):
     """performance.now() in the page from the Ctrl-click's mousedown to the target line highlighted
     in the DOM (the reveal's own paint is not included); an answer is never reused for a click."""
     _open_path(page, "fixtures/demo/inventory/service.py")
-    page.evaluate("""() => {
-        window.__ctLatency = [];
-        window.addEventListener('mousedown', e => { if (e.ctrlKey) window.__ctClick = performance.now(); }, true);
-        const landed = node => node.nodeType === 1 && [node, ...node.querySelectorAll('.cm-line')].some(line =>
-            line.matches('.cm-line.jp-CodeTrace-flash') && line.textContent.includes(window.__ctExpect) && line.checkVisibility());
-        new MutationObserver(records => {
-            if (window.__ctClick === undefined) return;
-            if (!records.some(r => r.type === 'attributes' ? landed(r.target) : [...r.addedNodes].some(landed))) return;
-            const start = window.__ctClick;
-            window.__ctClick = undefined;
-            // Revealed = the frame after the highlighted line is in the page (CodeMirror scrolls in its measure phase).
-            requestAnimationFrame(() => requestAnimationFrame(() => window.__ctLatency.push(performance.now() - start)));
-        }).observe(document.body, {subtree: true, childList: true, attributes: true, attributeFilter: ['class']});
-    }""")
+    page.evaluate(LATENCY_OBSERVER)
     targets = [("order.total_cents = compute_total(", "compute_total", "pricing.py", "def compute_total("),
                ("def place_order(self, order: Order)", "Order", "models.py", "class Order"),
                ("publish_low_stock(sku, left)", "publish_low_stock", "events.py", "def publish_low_stock(")]

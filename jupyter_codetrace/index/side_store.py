@@ -1,0 +1,53 @@
+"""A SQLite cache file beside the index that only saves time: opened on first use, emptied when
+the engine version it was written by differs, and given up silently when it cannot be used (the
+work is then done in each process). Shared by the library facts store and the graph's parts."""
+
+from __future__ import annotations
+
+import sqlite3
+import threading
+from pathlib import Path
+
+__all__ = ["SideStore"]
+
+
+class SideStore:
+    """Subclasses name their ``TABLE`` and its ``COLUMNS`` (the SQL after the table name)."""
+
+    TABLE = ""
+    COLUMNS = ""
+
+    def __init__(self, file: Path, version):
+        """``version``: the engine's version, or a function that gives it (asked on first use)."""
+        self.file = file
+        self._version = version
+        self._lock = threading.Lock()
+        self._db: sqlite3.Connection | None = None
+        self._failed = False
+
+    def connection(self) -> sqlite3.Connection | None:
+        """The open database, or None when the cache cannot be used. Call with ``_lock`` held."""
+        if self._db is not None or self._failed:
+            return self._db
+        try:
+            self.file.parent.mkdir(parents=True, exist_ok=True)
+            db = sqlite3.connect(str(self.file), timeout=10, check_same_thread=False, isolation_level=None)
+            db.execute("PRAGMA journal_mode=WAL")
+            db.execute("BEGIN IMMEDIATE")  # one process makes or empties the tables at a time
+            try:
+                db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                db.execute(f"CREATE TABLE IF NOT EXISTS {self.TABLE} ({self.COLUMNS})")
+                version = self._version() if callable(self._version) else self._version
+                row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+                if row is None or row[0] != version:
+                    db.execute(f"DELETE FROM {self.TABLE}")
+                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (version,))
+                db.execute("COMMIT")
+            except BaseException:
+                db.execute("ROLLBACK")
+                db.close()
+                raise
+            self._db = db
+        except (OSError, sqlite3.Error):
+            self._failed = True
+        return self._db
