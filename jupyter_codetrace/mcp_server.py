@@ -171,6 +171,8 @@ class _Tools:
             return _text_result(_not_found_text(result), result.to_dict())
         lines = [f"status: found", f"count: {plural(result.count, 'reference')} in {plural(result.files, 'file')}",
                  f"definition: {result.definition.where()}", ""]
+        if not result.references:
+            lines.append("No references found.")  # seed 003: an empty answer says so
         for ref in result.references[:_MAX_REFERENCES]:
             lines.append(f"{ref.file}:{ref.line}:{ref.column} [{ref.usage}{', test' if ref.test else ''}] {ref.context}")
         if result.count > _MAX_REFERENCES:
