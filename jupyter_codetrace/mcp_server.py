@@ -32,6 +32,10 @@ if typing.TYPE_CHECKING:
 __all__ = ["build_server", "serve", "TEXT_BUDGET"]
 
 _MAX_REFERENCES = 150
+# find_definition's not-found answers open with the seed's wording (seed 000, "Edge Cases");
+# a built-in's message already is the seed's "Built-in symbol (no source available)".
+_SEED_000_ERRORS = {"reference_not_found": "No reference at specified location.",
+                    "unresolved": "Symbol could not be resolved (possibly external)."}
 
 _INSTRUCTIONS = """Code navigation over one repository (paths are relative to its root; lines and
 columns are 1-based). Use these tools instead of grepping or reading whole files:
@@ -138,7 +142,10 @@ class _Tools:
     def find_definition(self, symbol_name: str, file_path: str, line_number: int,
                         column_number: int | None = None) -> CallToolResult:
         result = self.call(self.project.find_definition, symbol_name, file_path, line_number, column_number)
-        return _text_result(result.to_text() if result.found else _not_found_text(result), result.to_dict())
+        if result.found:
+            return _text_result(result.to_text(), result.to_dict())
+        lead = _SEED_000_ERRORS.get(result.status)  # the seed's sentence first, then the details
+        return _text_result((f"{lead}\n" if lead else "") + _not_found_text(result), result.to_dict())
 
     def go_to_definition(self, locate: dict, mode: str = "definition", include_hover: bool = True,
                          include_code: bool = True) -> CallToolResult:
