@@ -52,7 +52,7 @@ def _definition(r: DefinitionResult) -> str:
         lines += [r.code, ""]
     lines.append(f"Type: {r.kind}")
     if r.signature:
-        lines.append(f"Signature: {r.signature}")
+        lines.append(f"Signature: {_seed_signature(r)}")
     lines.append(f"Exported: {'yes' if r.exported else 'no'}")
     if r.mode_resolution == "fell_back_to_definition":
         lines.append(f"Note: no {r.mode.replace('_', ' ')} found; this is the definition.")
@@ -60,6 +60,19 @@ def _definition(r: DefinitionResult) -> str:
         lines.append("Resolved by name only; other candidates: "
                      + ", ".join(f"{c['file']}:{c['line']}" for c in r.candidates))
     return "\n".join(lines) + "\n"
+
+
+_ARROW_LANGUAGES = ("typescript", "tsx", "javascript")
+
+
+def _seed_signature(r: DefinitionResult) -> str:
+    """A TS/JS callable's signature in the seed's form, ``(data: InputData) => boolean`` (the index
+    keeps the declaration's own ``(data: InputData): boolean``); other languages keep theirs."""
+    signature, returns = r.signature, r.returns
+    if r.language in _ARROW_LANGUAGES and returns and signature[:1] in ("(", "<") \
+            and signature.endswith(f"): {returns}"):
+        return f"{signature[: -len(returns) - 2]} => {returns}"
+    return signature
 
 
 def _references(r: ReferencesResult) -> str:
