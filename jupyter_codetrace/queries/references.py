@@ -6,6 +6,7 @@ is resolved, and kept only when it resolves to the same definition: precision ov
 
 from __future__ import annotations
 
+from ..errors import InvalidRequest
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import Location, Reference, ReferencesResult
 from .context import QueryContext, validate_position, validate_symbol
@@ -28,6 +29,8 @@ def find_references(ctx: QueryContext, symbol, file, line, column=None, include_
                 message, suggestions = ctx.not_indexed_message(path, None)
                 return ReferencesResult("file_not_indexed", "", message, suggestions)
             symbol = ctx.identifier_at(path, ctx.virtual_line(path, cell, line), column)
+            if symbol is None:
+                raise InvalidRequest(*_nothing_at(ctx, path, cell, line, column))
     symbol = validate_symbol(symbol)
     with ctx.lock:
         ctx.fresh()
@@ -53,6 +56,19 @@ def find_references(ctx: QueryContext, symbol, file, line, column=None, include_
         bound = binding_at(ctx.resolver.view(path), symbol.split(".")[-1], located.line, located.column)
         also = {Symbol(path, bound)} if bound is not None and Symbol(path, bound) != target else set()
         return references_to(ctx, target, symbol, include_declaration, also)
+
+
+def _nothing_at(ctx: QueryContext, path: str, cell, line: int, column: int) -> tuple[str, str]:
+    """Why a bare position names no symbol (past the end of the file, or not on a name), and
+    which argument is wrong."""
+    where = f"{path}:{line}:{column}" if cell is None else f"{path} cell {cell}:{line}:{column}"
+    virtual = ctx.virtual_line(path, cell, line)
+    total = len(ctx.source_lines(path))
+    if not 0 < virtual <= total:
+        return f"no symbol at {where}: line {line} is past the end of the file ({total} lines)", "line"
+    names = ctx.names_on_line(path, virtual)
+    return (f"no symbol at {where}: column {column} is not on a name; "
+            + (f"names on that line: {', '.join(names)}" if names else "that line names nothing")), "column"
 
 
 def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declaration: bool = False,
