@@ -191,11 +191,43 @@ def _types(ctx: QueryContext, graph, node: str | None, target: Symbol) -> dict:
         nesting = ctx.qualified_path(target)
         same = [i for i, o in enumerate(defs) if o.name == d.name and o.container == d.container and o.kind in _MERGEABLE
                 and o.kind != "function" and ctx.qualified_path(Symbol(target.path, i)) == nesting]
-        if len(same) > 1:
-            cells = [ctx.cell_position(target.path, defs[i].line) for i in same]
-            result["mergedDeclarations"] = [{"symbol": d.name, "kind": defs[i].kind, "file": target.path,
-                                             "line": cell_line[1]} for i, cell_line in zip(same, cells)]
+        sites = [(target.path, i) for i in same] + _global_merges(ctx, target, d)
+        if len(sites) > 1:
+            merged = []
+            for path, i in sites:
+                o = resolver.view(path).facts.definitions[i]
+                merged.append({"symbol": d.name, "kind": o.kind, "file": path,
+                               "line": ctx.cell_position(path, o.line)[1]})
+            result["mergedDeclarations"] = merged
     return result
+
+
+_SCRIPT_LANGUAGES = frozenset({"typescript", "tsx"})
+
+
+def _is_script(facts) -> bool:
+    """A TypeScript file without imports or exports: its top-level declarations are global."""
+    return facts.language in _SCRIPT_LANGUAGES and not facts.imports and not facts.exports \
+        and not any(d.exported for d in facts.definitions)
+
+
+def _global_merges(ctx: QueryContext, target: Symbol, d) -> list[tuple[str, int]]:
+    """The declarations of a global TypeScript interface or namespace in other script files: they
+    merge with this one (seed 002: "Interfaces declared in multiple files")."""
+    resolver = ctx.resolver
+    if d.kind not in ("interface", "namespace") or d.container != -1 or d.scope != 0 \
+            or not _is_script(resolver.view(target.path).facts):
+        return []
+    sites = []
+    for path in sorted(ctx.index.defined_in.get(d.name, ())):
+        if path == target.path:
+            continue
+        view = resolver.view(path)
+        if view is None or not _is_script(view.facts):
+            continue
+        sites += [(path, i) for i, o in enumerate(view.facts.definitions)
+                  if o.name == d.name and o.kind == d.kind and o.container == -1 and o.scope == 0]
+    return sites
 
 
 def _label(attrs: dict) -> str:
