@@ -79,7 +79,7 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     family = _hierarchy_family(resolver, target)
     members = set(group) | _twins(resolver, target) | family | set(also)
     d = resolver.definition(target)
-    name = d.name if d is not None else target.path.rsplit("/", 1)[-1].split(".")[0]
+    name = d.name if d is not None else _module_name(target.path)
     found: dict[tuple[str, int, int], Reference] = {}
     re_exports: list[dict] = []
     # The symbol travels under other names: `import {a as b}`, `export {a as b} from`, a default
@@ -141,6 +141,13 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     else:
         definition = Location(fields["file"], 1, 1, "module", name, library=fields.get("library"))
     return ReferencesResult("found", symbol, None, (), definition, ordered, tuple(re_exports))
+
+
+def _module_name(path: str) -> str:
+    """The name a module is imported by: its file's stem, a package's folder (``json/__init__.py``)."""
+    parts = path.split("/")
+    stem = parts[-1].split(".")[0]
+    return parts[-2] if stem == "__init__" and len(parts) > 1 else stem
 
 
 def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol], target: Symbol,
