@@ -41,6 +41,7 @@ from .text import plural
 __all__ = ["render", "document", "emit", "plain", "BUDGET"]
 
 BUDGET = 12_000   # characters: about 3,000 tokens, what an agent can afford for one answer
+_NOTE_ROOM = 240  # the closing "# over the budget: …" line (at most ~200 characters) fits in the budget too
 _DECLARATION_FILES = (".d.ts", ".d.mts", ".d.cts", ".pyi")
 _SIMPLE_KEY_LIMIT = 1000  # YAML reads a one-line key of at most 1024 characters as a simple key
 
@@ -226,27 +227,29 @@ def render(result) -> str:
     text = emit(document(result, options))
     if len(text) <= BUDGET:
         return text
+    budget = BUDGET - _NOTE_ROOM  # what is left once the closing note is there
     options.drop_external = True
     steps.append("dropped declaration-file and external entries")
     text = emit(document(result, options))
-    if len(text) > BUDGET and result.calls:
+    if len(text) > budget and result.calls:
         options.collapse_outgoing = True
         steps.append("collapsed outgoing calls to counts")
         text = emit(document(result, options))
-    if len(text) > BUDGET and result.types:
+    if len(text) > budget and result.types:
         options.flow_files = False
         steps.append("dropped the files of type flows")
         text = emit(document(result, options))
-    if len(text) > BUDGET and result.calls:
-        depth = max(_depth(result.calls.get("incoming", [])), _depth(result.calls.get("outgoing", [])))
-        while len(text) > BUDGET and depth > 1:
+    if len(text) > budget and result.calls:
+        depth = max(_depth(result.calls.get("incoming", [])),  # collapsed outgoing calls are one level already
+                    1 if options.collapse_outgoing else _depth(result.calls.get("outgoing", [])))
+        while len(text) > budget and depth > 1:
             depth -= 1
             options.depth = depth
             text = emit(document(result, options))
         if options.depth is not None:
             steps.append(f"reduced call depth to {options.depth}")
     limit = 200
-    while len(text) > BUDGET and limit >= 5:
+    while len(text) > budget and limit >= 5:
         options.list_limit = limit
         text = emit(document(result, options))
         limit //= 2
@@ -344,10 +347,11 @@ def _calls(calls: dict, options: _Options) -> dict:
         tree = calls.get(key, [])
         if key == "outgoing" and options.collapse_outgoing:
             items = []
-            for entry in _visible(tree, options):
+            entries, cut = _cut(_visible(tree, options), options)
+            for entry in entries:
                 count = _count(entry.get("children", []), options)
                 items.append(Trailing(_label(entry), "+" + plural(count, "callee")) if count else _label(entry))
-            out[key] = items
+            out[key] = items + _more(cut)
         else:
             out[key] = _tree(tree, 1, options)
     if calls.get("truncated"):
