@@ -144,11 +144,15 @@ def test_file_filtering_via_devtoolsignore(ts, tmp_path):
     assert "symbol_not_found" in trace(ts, "generatedCall")
     root = tmp_path / "repo"
     shutil.copytree(TS, root)
-    (root / ".devtoolsignore").write_text("", encoding="utf-8")
     with Project(root) as project:
+        assert "generatedCall (generated/client.ts)" not in trace(project, "traceSymbol", calls=True)["calls"]["incoming"]
+        (root / ".devtoolsignore").write_text("", encoding="utf-8")  # the rules are read fresh too
         unfiltered = trace(project, "traceSymbol", references=True, calls=True)
-    assert {"file": "generated/client.ts", "usages": ["import", "call"]} in unfiltered["references"]["byFile"]
-    assert "generatedCall (generated/client.ts)" in unfiltered["calls"]["incoming"]
+        assert {"file": "generated/client.ts", "usages": ["import", "call"]} in unfiltered["references"]["byFile"]
+        assert "generatedCall (generated/client.ts)" in unfiltered["calls"]["incoming"]
+        (root / ".devtoolsignore").write_text("tests/\n", encoding="utf-8")
+        files = [f["file"] for f in trace(project, "traceSymbol", references=True)["references"]["byFile"]]
+        assert files == ["generated/client.ts", "src/cli.ts", "src/handlers.ts", "src/service/pipe.ts"]
 
 
 @pytest.mark.xfail(strict=True, reason="the contract also skips .gitignore'd files and vendored folders "
@@ -891,7 +895,7 @@ def test_typescript_first(ts):
     assert data["definition"]["kind"] == "class" and data["types"]["hierarchy"]["implements"]
 
 
-def test_javascript(tmp_path):
+def test_javascript():
     """only implement TS/JS for now."""
     with Project(JS) as project:
         data = trace(project, "formatPrice", "app.js", references=True, calls=True)
