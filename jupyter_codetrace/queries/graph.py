@@ -109,10 +109,26 @@ def _symbol_not_found(ctx: QueryContext, path: str, symbol: str) -> SymbolLookup
     if close:
         message += " Symbols in that file, closest first: " + ", ".join(close) + "."
     elif names:
-        message += " That file defines: " + ", ".join(sorted(set(names))[:20]) + "."
+        message += " That file defines, closest first: " + ", ".join(_by_similarity(symbol, names)[:20]) + "."
     else:
         message += " That file defines nothing."
     return SymbolLookup(status="symbol_not_found", message=message, suggestions=tuple({"name": n} for n in close))
+
+
+def _by_similarity(symbol: str, names) -> list[str]:
+    """All of ``names``, the most similar to ``symbol`` first (edit distance ignoring case, to the
+    whole name or to its last part), for a file where no name is close enough to be a did-you-mean."""
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    query = symbol.casefold()
+
+    def distance(name: str) -> tuple:
+        folded = name.casefold()
+        return (min(DamerauLevenshtein.distance(query, folded),
+                    DamerauLevenshtein.distance(query, folded.rsplit(".", 1)[-1])),
+                DamerauLevenshtein.distance(query, folded), name)
+
+    return sorted(set(names), key=distance)
 
 
 def _graph(ctx: QueryContext) -> CodeGraph:

@@ -397,6 +397,10 @@ def test_symbol_not_in_file(ts, py):
     assert answer.text == ("symbol_not_found: Symbol 'User.sav' not found at src/users/user.ts. Symbols in that "
                            "file, closest first: User.save, User.name, User.\n")
     assert [s["name"] for s in answer.data["suggestions"]] == ["User.save", "User.name", "User"]
+    # no name close enough for a did-you-mean: still every symbol of the file, most similar first
+    far = dependents(ts, "src/users/store.ts", "svd")
+    assert far.text == ("symbol_not_found: Symbol 'svd' not found at src/users/store.ts. That file defines, "
+                        "closest first: saved, forget, persist.\n")
     python = dependents(py, "inventory/warehouse.py", "Warehouse.shp")
     assert python.text == ("symbol_not_found: Symbol 'Warehouse.shp' not found at inventory/warehouse.py. Symbols in "
                            "that file, closest first: Warehouse.ship, Warehouse, ColdWarehouse.ship.\n")
