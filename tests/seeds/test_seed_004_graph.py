@@ -551,6 +551,20 @@ def test_snippets_with_at_most_15_nodes(ts, py):
     assert len(node_blocks(python)) == 12 and python.text.count("  snippet:\n") == 12
 
 
+@pytest.mark.xfail(strict=True, reason="deviation: a module's top-level code is a node (`app.py`, which calls main) "
+                                       "with file/offset/limit but never a snippet — queries/graph.py snippets() skips "
+                                       "module nodes (their span is the whole file). Showing one (e.g. the lines of "
+                                       "its edges) would change four golden files of other suites "
+                                       "(tests/golden/graph/dependents_*.txt, tests/mcp/golden/06_dependentsOf.txt), "
+                                       "so it is left to their owners")
+def test_snippets_for_module_level_code_too(py):
+    """Seed: "**Snippets**: Included when ≤15 nodes" (every listed node, a module's top-level code too)."""
+    blocks = node_blocks(dependents(py, "inventory/stock.py", "check_available"))
+    assert list(blocks) == ["reserve", "Warehouse.ship", "ColdWarehouse.ship", "main", "app.py"]
+    assert all("  snippet:\n" in blocks[name] for name in ("reserve", "Warehouse.ship", "ColdWarehouse.ship", "main"))
+    assert "  snippet:\n" in blocks["app.py"]
+
+
 def test_snippets_omitted_over_15_nodes(ts):
     """Seed: "**Snippets**: … omitted otherwise"."""
     answer = deps(ts, "src/passwords.ts", "isStrongPassword")
@@ -592,6 +606,17 @@ def test_calls_is_direct_invocation(ts, py):
     python = deps(py, "inventory/warehouse.py", "install_hooks")
     assert [(e["target"], e["kind"]) for e in python.data["edges"] if e["kind"] == "CALLS"] == [
         ("inventory/warehouse.py#on_ship", "CALLS")]
+
+
+@pytest.mark.xfail(strict=True, reason="deviation by design: a Python function handed to a built-in that calls it "
+                                       "(sorted(key=f), map(f, xs), Thread(target=f); LanguageSpec.calling_builtins) "
+                                       "gets an inferred CALLS edge from the caller besides its REFERENCES edge, so "
+                                       "call trees show what runs; TypeScript's xs.map(f) gets REFERENCES only")
+def test_calls_is_direct_invocation_not_a_callback_given_to_a_builtin(py):
+    """Seed: "CALLS | Direct function invocation" (`sorted(items, key=by_priority)` passes by_priority;
+    plan does not invoke it)."""
+    answer = deps(py, "inventory/planning.py", "plan")
+    assert edges(answer) == {("inventory/planning.py#plan", "inventory/planning.py#by_priority", "REFERENCES")}
 
 
 def test_references_is_function_passed_or_stored(ts, py):
