@@ -5,6 +5,9 @@ HTTP statuses: 200 found, 404 a not-found status (the body says what was there),
 input (the message names the field), 403 a path outside the root (without echoing it) — and
 jupyter-server's own 403 for unauthenticated calls. 503 with ``Retry-After`` while the first
 index of the root runs.
+
+A route's arguments are its Project method's parameters, read from the signature
+(``jupyter_codetrace.parameters``), plus the route's own ``additions`` and ``format``.
 """
 
 from __future__ import annotations
@@ -18,6 +21,7 @@ from jupyter_server.base.handlers import APIHandler
 from jupyter_server.utils import url_path_join
 
 from ..errors import CodetraceError, InvalidRequest
+from ..parameters import Parameter, call, parameters as query_parameters
 from .openapi import openapi_document
 from .registry import ProjectRegistry
 
@@ -60,14 +64,23 @@ def _flag(name: str, value) -> bool:
 
 
 class _QueryHandler(_Base):
-    """One route: ``params`` names the accepted arguments (type ``str``, ``int`` or ``bool``),
-    ``formats`` the accepted ``format`` values, ``run`` the one Project call."""
+    """One route over one Project query: ``query`` names the method, whose signature gives the
+    accepted arguments (``parameters.parameters``); ``additions`` are the route's own arguments
+    beside them, ``formats`` the accepted ``format`` values (the ``format`` argument)."""
 
-    params: dict[str, str] = {}
+    query: str = ""
+    additions: tuple[Parameter, ...] = ()
     formats: tuple[str, ...] = ("json",)
+    parameters: tuple[Parameter, ...] = ()   # the query's and the additions, set per route
+    params: dict[str, str] = {}              # name -> JSON type, of the same
 
-    def run(self, project, args: dict):  # pragma: no cover - every route overrides it
-        raise NotImplementedError
+    def __init_subclass__(cls, **kwargs):
+        super().__init_subclass__(**kwargs)
+        cls.parameters = query_parameters(cls.query) + tuple(cls.additions)
+        cls.params = {p.name: p.type for p in cls.parameters}
+
+    def run(self, project, args: dict):
+        return call(project, self.query, args)
 
     def _arguments(self, body: dict | None) -> dict:
         raw: dict = {}
@@ -84,12 +97,12 @@ class _QueryHandler(_Base):
                                  + ", ".join(sorted(self.params)), field=unknown[0])
         args = {}
         for name, value in raw.items():
-            kind = self.params.get(name, "str")
+            kind = self.params.get(name, "string")
             if value is None:
                 continue
-            if kind == "bool":
+            if kind == "boolean":
                 args[name] = _flag(name, value)
-            elif kind == "int" and isinstance(value, str) and value.strip().lstrip("-").isdigit():
+            elif kind == "integer" and isinstance(value, str) and value.strip().lstrip("-").isdigit():
                 args[name] = int(value)
             else:
                 args[name] = value  # the query validates (and names the field when it is wrong)
@@ -170,79 +183,48 @@ def _editor_text(project, a: dict) -> None:
         project.clear_overlay(file)
 
 
+# The routes' own arguments, beside the query's (which come from the Project signature).
+TEXT = Parameter("text", "string", required=False)   # the editor's unsaved buffer of `file` (_editor_text)
+
+
 class DefinitionHandler(_QueryHandler):
-    params = {"symbol": "str", "file": "str", "line": "int", "column": "int", "mode": "str", "cell": "int",
-              "text": "str"}
+    query, additions = "find_definition", (TEXT,)
 
     def run(self, project, a):
         _editor_text(project, a)
-        return project.find_definition(a.get("symbol"), a.get("file"), a.get("line"), a.get("column"),
-                                       a.get("mode", "definition"), a.get("cell"))
+        return super().run(project, a)
 
 
-class ReferencesHandler(_QueryHandler):
-    params = {"symbol": "str", "file": "str", "line": "int", "column": "int", "include_declaration": "bool",
-              "cell": "int", "text": "str"}
-
-    def run(self, project, a):
-        _editor_text(project, a)
-        return project.find_references(a.get("symbol"), a.get("file"), a.get("line"), a.get("column"),
-                                       a.get("include_declaration", False), a.get("cell"))
+class ReferencesHandler(DefinitionHandler):
+    query = "find_references"
 
 
 class TraceHandler(_QueryHandler):
-    params = {"symbol": "str", "file": "str", "references": "bool", "calls": "bool", "types": "bool"}
-    formats = ("json", "text")
-
-    def run(self, project, a):
-        return project.trace(a.get("symbol"), a.get("file"), a.get("references", False), a.get("calls", False),
-                             a.get("types", False))
+    query, formats = "trace", ("json", "text")
 
 
 class DependenciesHandler(_QueryHandler):
-    params = {"file": "str", "symbol": "str", "include_name_matches": "bool"}
-    formats = ("json", "text", "dot", "svg")
-
-    def run(self, project, a):
-        return project.dependencies_of(a.get("file"), a.get("symbol"), a.get("include_name_matches", False))
+    query, formats = "dependencies_of", ("json", "text", "dot", "svg")
 
 
 class DependentsHandler(DependenciesHandler):
-    def run(self, project, a):
-        return project.dependents_of(a.get("file"), a.get("symbol"), a.get("include_name_matches", False))
+    query = "dependents_of"
 
 
 class PathsHandler(_QueryHandler):
-    params = {"from_file": "str", "from_symbol": "str", "to_file": "str", "to_symbol": "str",
-              "include_name_matches": "bool"}
-    formats = ("json", "text", "dot", "svg")
-
-    def run(self, project, a):
-        return project.paths_between((a.get("from_file"), a.get("from_symbol")), (a.get("to_file"), a.get("to_symbol")),
-                                     a.get("include_name_matches", False))
+    query, formats = "paths_between", ("json", "text", "dot", "svg")
 
 
 class SymbolsHandler(_QueryHandler):
-    params = {"query": "str", "limit": "int"}
-
-    def run(self, project, a):
-        return project.symbols(a.get("query"), a.get("limit", 50))
+    query = "symbols"
 
 
 class GraphHandler(_QueryHandler):
-    params = {"include_name_matches": "bool"}
-    formats = ("json", "dot")
-
-    def run(self, project, a):
-        return project.call_graph(a.get("include_name_matches", False))
+    query, formats = "call_graph", ("json", "dot")
 
 
 class LibrarySourceHandler(_QueryHandler):
-    params = {"file": "str"}
-    formats = ("json", "text")
-
-    def run(self, project, a):
-        return project.library_source(a.get("file"))
+    query, formats = "library_source", ("json", "text")
 
 
 class StatusHandler(_Base):

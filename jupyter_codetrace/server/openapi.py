@@ -1,5 +1,6 @@
-"""The OpenAPI 3.1 description of the REST routes, built from the handlers' parameter lists and
-the result schema (``schema/results.schema.json``), so the three cannot drift apart."""
+"""The OpenAPI 3.1 description of the REST routes, built from the handlers' parameter lists (the
+Project signatures, ``jupyter_codetrace.parameters``) and the result schema
+(``schema/results.schema.json``: payloads, error bodies, status), so they cannot drift apart."""
 
 from __future__ import annotations
 
@@ -27,36 +28,19 @@ _SUMMARIES = {
     "library-source": "Read-only text of a library file an answer led to (json/__init__.py, node_modules/...); "
                       "any other file is refused (404)",
 }
-_TYPES = {"str": {"type": "string"}, "int": {"type": "integer"}, "bool": {"type": "boolean"}}
-_REQUIRED = {"definition": ("symbol", "file", "line"), "references": ("symbol", "file", "line"),
-             "trace": ("symbol",), "dependencies": ("file", "symbol"), "dependents": ("file", "symbol"),
-             "paths": ("from_file", "from_symbol", "to_file", "to_symbol"), "symbols": ("query",), "graph": (),
-             "library-source": ("file",)}
 
 
 def _components() -> dict:
+    """The result schema's $defs (every payload, the error bodies and the status) as components."""
     text = resources.files("jupyter_codetrace").joinpath("schema/results.schema.json").read_text(encoding="utf-8")
-    text = text.replace('"#/$defs/', '"#/components/schemas/')
-    schemas = json.loads(text)["$defs"]
-    schemas["Error"] = {"type": "object", "required": ["status", "message"], "properties": {
-        "status": {"enum": ["invalid_request", "forbidden", "error"]}, "message": {"type": "string"},
-        "field": {"type": ["string", "null"]}}}
-    schemas["Forbidden"] = {"type": "object", "required": ["message"], "properties": {
-        "status": {"const": "forbidden"}, "message": {"type": "string"}, "field": {"type": ["string", "null"]}}}
-    schemas["Indexing"] = {"type": "object", "required": ["status", "message", "progress"], "properties": {
-        "status": {"const": "indexing"}, "message": {"type": "string"}, "progress": {"$ref": "#/components/schemas/Status"}}}
-    schemas["Status"] = {"type": "object", "required": ["state", "done", "total"], "properties": {
-        "state": {"enum": ["idle", "indexing", "ready", "error"]}, "done": {"type": "integer", "minimum": 0},
-        "total": {"type": "integer", "minimum": 0}, "current": {"type": ["string", "null"]},
-        "started": {"type": ["number", "null"]}, "finished": {"type": ["number", "null"]},
-        "error": {"type": ["string", "null"]}, "runs": {"type": "integer"}, "root": {"type": "string"},
-        "contents_path": {"type": ["string", "null"],
-                          "description": "The root as a path of the server's contents ('' = root_dir, null = outside)"},
-        "files": {"type": ["integer", "null"]}, "languages": {"type": ["object", "null"]},
-        "skipped": {"type": ["array", "null"]}, "warnings": {"type": ["array", "null"]},
-        "syntax_errors": {"type": ["array", "null"]}, "seconds": {"type": ["number", "null"]},
-        "started_now": {"type": "boolean"}}}
-    return schemas
+    return json.loads(text.replace('"#/$defs/', '"#/components/schemas/'))["$defs"]
+
+
+def _schema(parameter) -> dict:
+    schema = {"type": parameter.type}
+    if parameter.default is not None:
+        schema["default"] = parameter.default
+    return schema
 
 
 def _json(ref: str) -> dict:
@@ -71,9 +55,8 @@ def openapi_document() -> dict:
     for name, handler in ROUTES.items():
         path = f"/codetrace/api/{name}"
         if name in RESPONSE_SCHEMAS:
-            params = dict(handler.params)
-            parameters = [{"name": p, "in": "query", "required": p in _REQUIRED[name], "schema": _TYPES[kind]}
-                          for p, kind in params.items()]
+            parameters = [{"name": p.name, "in": "query", "required": p.required, "schema": _schema(p)}
+                          for p in handler.parameters]
             formats = list(handler.formats)
             if len(formats) > 1:
                 parameters.append({"name": "format", "in": "query", "required": False,
@@ -87,15 +70,16 @@ def openapi_document() -> dict:
                 ok["image/svg+xml"] = {"schema": {"type": "string"}}
             responses = {
                 "200": {"description": "Found", "content": ok},
-                "400": {"description": "Invalid input; the message names the field", "content": _json("Error")},
+                "400": {"description": "Invalid input; the message names the field", "content": _json("InvalidRequest")},
                 "403": {"description": "A path outside the project root, or not authenticated / not authorized "
                                        "(then jupyter-server's own body)", "content": _json("Forbidden")},
                 "404": {"description": "Not found: the body says what was there",
                         "content": _json(RESPONSE_SCHEMAS[name])},
                 "503": {"description": "Indexing; retry after the Retry-After header", "content": _json("Indexing")},
             }
-            body_schema = {"type": "object", "required": list(_REQUIRED[name]), "additionalProperties": False,
-                           "properties": {p: _TYPES[kind] for p, kind in params.items()}}
+            body_schema = {"type": "object", "required": [p.name for p in handler.parameters if p.required],
+                           "additionalProperties": False,
+                           "properties": {p.name: _schema(p) for p in handler.parameters}}
             if len(formats) > 1:
                 body_schema["properties"]["format"] = {"enum": formats}
             paths[path] = {

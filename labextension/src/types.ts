@@ -410,3 +410,70 @@ export interface LibrarySource {
   text?: string;
   [k: string]: unknown;
 }
+/**
+ * REST 400: invalid input; field names the argument that is wrong (null: the body)
+ *
+ * This interface was referenced by `JupyterCodetraceResultPayloadsToDictOfEveryQuery`'s JSON-Schema
+ * via the `definition` "InvalidRequest".
+ */
+export interface InvalidRequest {
+  status: "invalid_request";
+  message: string;
+  field?: string | null;
+  [k: string]: unknown;
+}
+/**
+ * REST 403: a path outside the project root (field names the argument; the path is not echoed). jupyter-server's own 403 (not authenticated or not authorized) carries only a message
+ *
+ * This interface was referenced by `JupyterCodetraceResultPayloadsToDictOfEveryQuery`'s JSON-Schema
+ * via the `definition` "Forbidden".
+ */
+export interface Forbidden {
+  status?: "forbidden";
+  message: string;
+  field?: string | null;
+  [k: string]: unknown;
+}
+/**
+ * REST status and reindex: the index's state and progress, and once indexed what it holds
+ *
+ * This interface was referenced by `JupyterCodetraceResultPayloadsToDictOfEveryQuery`'s JSON-Schema
+ * via the `definition` "Status".
+ */
+export interface Status {
+  state: "idle" | "indexing" | "ready" | "error";
+  done: number;
+  total: number;
+  current?: string | null;
+  started?: number | null;
+  finished?: number | null;
+  error?: string | null;
+  runs?: number;
+  root?: string;
+  /**
+   * The root as a path of the server's contents ('' = root_dir, null = outside)
+   */
+  contents_path?: string | null;
+  files?: number | null;
+  languages?: {
+    [k: string]: unknown;
+  } | null;
+  skipped?: unknown[] | null;
+  warnings?: unknown[] | null;
+  syntax_errors?: unknown[] | null;
+  seconds?: number | null;
+  started_now?: boolean;
+  [k: string]: unknown;
+}
+/**
+ * REST 503 (with Retry-After) while the first index of the root runs
+ *
+ * This interface was referenced by `JupyterCodetraceResultPayloadsToDictOfEveryQuery`'s JSON-Schema
+ * via the `definition` "Indexing".
+ */
+export interface Indexing {
+  status: "indexing";
+  message: string;
+  progress: Status;
+  [k: string]: unknown;
+}
