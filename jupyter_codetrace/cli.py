@@ -35,6 +35,8 @@ _LOCATION_HELP = ("where the name is written: FILE relative to the root (or abso
                   "inside it), LINE and COL 1-based (COL counts characters; without it, the name is "
                   "looked up anywhere on that line). Example: app/main.py:38 or app/main.py:38:12")
 
+_CELL_HELP = "for a notebook (.ipynb): the code cell's 0-based index; LINE is then the line within that cell"
+
 
 def _global_options(parser: argparse.ArgumentParser, *, defaults: bool) -> None:
     """The options every command accepts, before or after its name.
@@ -81,6 +83,7 @@ def build_parser() -> argparse.ArgumentParser:
     d.add_argument("--mode", default="definition", choices=["definition", "declaration", "type_definition"],
                    help="definition (default); declaration (e.g. a C/C++ prototype or a .pyi stub); "
                         "type_definition (the definition of the name's type)")
+    d.add_argument("--cell", type=int, default=None, metavar="N", help=_CELL_HELP)
 
     r = command("refs", "find every reference to the name written at a position",
                 "codetrace --root fixtures/python_app refs app/main.py:38 User",
@@ -88,6 +91,7 @@ def build_parser() -> argparse.ArgumentParser:
     r.add_argument("location", metavar="FILE:LINE[:COL]", help=_LOCATION_HELP)
     r.add_argument("symbol", metavar="SYMBOL", help="the name as written at that position (plain or dotted)")
     r.add_argument("--include-declaration", action="store_true", help="also list the declaration itself")
+    r.add_argument("--cell", type=int, default=None, metavar="N", help=_CELL_HELP)
 
     s = command("symbols", "fuzzy symbol search across the project",
                 "codetrace --root fixtures/python_app symbols user")
@@ -308,11 +312,11 @@ def _run(args: argparse.Namespace) -> tuple[str, int] | None:
             return (json.dumps(stats.to_dict(), indent=2) if args.json else stats.to_text()) + "\n", 0
         if args.command == "def":
             file, line, column = _location(args.location)
-            result = project.find_definition(args.symbol, file, line, column, mode=args.mode)
+            result = project.find_definition(args.symbol, file, line, column, mode=args.mode, cell=args.cell)
         elif args.command == "refs":
             file, line, column = _location(args.location)
             result = project.find_references(args.symbol, file, line, column,
-                                             include_declaration=args.include_declaration)
+                                             include_declaration=args.include_declaration, cell=args.cell)
         elif args.command == "trace":
             every = args.all
             result = project.trace(args.symbol, args.file, references=args.references or every,
