@@ -31,6 +31,17 @@ Words checked here:
                     npm package (``networkx``, ``@acme/ui``), FILE the path under its import root.
 ``refs: N``         ``find_references(include_declaration=False)`` counts N references.
 
+Negative and exact words, which fail on a wrong answer that sits beside the right one:
+
+``not-def: FILE:LINE``  ``find_definition`` (mode ``definition``) must not answer FILE:LINE, nor,
+                    when it says ``found``, list FILE:LINE among its ``candidates`` (the traps:
+                    a same-named member of another class, a shadowed outer name, a name-only
+                    guess). Any status passes as long as that place is not claimed.
+``refs-at: FILE:LINE, FILE:LINE ...``  ``find_references(include_declaration=False)`` from there
+                    answers ``found`` with references on exactly those lines: a missing one and
+                    an extra one both fail (``none``: found, and no reference at all). A line
+                    holding two references is named twice.
+
 Graph words, checked against ``call_graph()`` (edges whose site is the caret's line, from
 the node enclosing it; QUALIFIED is the target's ``qualified_name``, e.g. ``app.models.User.save``
 or ``src/models.User.save``; only edges resolved better than by name count):
@@ -39,6 +50,9 @@ or ``src/models.User.save``; only edges resolved better than by name count):
                            to anything named like the caret's symbol)
 ``not-calls: QUALIFIED``   no ``CALLS`` edge to QUALIFIED there (the traps of inferred edges:
                            another item of the same container, a same-named function)
+``calls-exactly: Q1, Q2``  the ``CALLS`` edges whose site is the caret's line are exactly these
+                           targets, no more and no fewer (``calls-exactly: none``: no edge at all).
+                           Unlike ``calls``, this sees every call on the line, whatever its name.
 ``references: QUALIFIED``  a ``REFERENCES`` edge (a function or class passed, stored, decorating)
 ``extends: QUALIFIED`` / ``implements: QUALIFIED``   an ``EXTENDS`` / ``IMPLEMENTS`` edge
 
@@ -270,12 +284,17 @@ def parse_expectations(text: str, *, fixture: str = "", root: Path = Path("."),
     return found
 
 
+# Folders under ``fixtures/`` that hold other fixtures rather than being one: ``seeds/`` keeps the
+# seed conformance repositories, each checked by its own tests under ``tests/seeds/``.
+_NOT_ROOTS = {"seeds"}
+
+
 def fixture_roots() -> list[Path]:
-    """Every folder directly under ``fixtures/`` is a project root."""
+    """Every folder directly under ``fixtures/`` is a project root (but those in ``_NOT_ROOTS``)."""
     if not FIXTURES_DIR.is_dir():
         return []
     return sorted(p for p in FIXTURES_DIR.iterdir()
-                  if p.is_dir() and not p.name.startswith((".", "_")))
+                  if p.is_dir() and not p.name.startswith((".", "_")) and p.name not in _NOT_ROOTS)
 
 
 def expectations_file(root: Path) -> Path:
@@ -421,6 +440,53 @@ def check_usage(project, a: CaretAssertion) -> None:
                  f"got {here[0].get('usage')!r}", here[0])
 
 
+def _places(value: str) -> list[tuple[str, int]] | None:
+    """``FILE:LINE, FILE:LINE`` as (file, line) pairs; None when malformed; [] for ``none``."""
+    if value.strip() == "none":
+        return []
+    places = []
+    for item in value.split(","):
+        file, sep, line = item.strip().rpartition(":")
+        if not sep or not file or not line.strip().isdigit():
+            return None
+        places.append((file.strip(), int(line)))
+    return places
+
+
+def check_not_def(project, a: CaretAssertion) -> None:
+    places = _places(a.value)
+    if not places or len(places) != 1:
+        pytest.fail(f"malformed location {a.value!r}, want FILE:LINE\n{a.context()}", pytrace=False)
+    (trap,) = places
+    d = _as_dict(project.find_definition(a.symbol, a.file, a.line, a.column))
+    if (d.get("file"), d.get("line")) == trap:
+        _fail(a, f"find_definition of {a.symbol!r} answered the trap {_show_target(a.root, *trap)} "
+                 f"(status={d.get('status')!r}, resolution={d.get('resolution')!r})", d)
+    if d.get("status") == "found":
+        listed = [c for c in d.get("candidates") or [] if (c.get("file"), c.get("line")) == trap]
+        if listed:
+            _fail(a, f"find_definition of {a.symbol!r} lists the trap {_show_target(a.root, *trap)} among its "
+                     f"candidates (answer {d.get('file')}:{d.get('line')}, resolution={d.get('resolution')!r})", d)
+
+
+def check_refs_at(project, a: CaretAssertion) -> None:
+    expected = _places(a.value)
+    if expected is None:
+        pytest.fail(f"malformed places {a.value!r}, want FILE:LINE, FILE:LINE ... or none\n{a.context()}",
+                    pytrace=False)
+    d = _as_dict(project.find_references(a.symbol, a.file, a.line, a.column, include_declaration=False))
+    references = d.get("references") or []
+    got = Counter((r.get("file"), r.get("line")) for r in references)
+    want = Counter(expected)
+    if d.get("status") != "found" or got != want:
+        extra = sorted((got - want).elements())
+        missing = sorted((want - got).elements())
+        lines = [f"extra   {_show_target(a.root, f, n)}" for f, n in extra]
+        lines += [f"missing {_show_target(a.root, f, n)}" for f, n in missing]
+        _fail(a, f"references of {a.symbol!r} (status={d.get('status')!r}) are not exactly {a.value!r}\n  "
+                 + "\n  ".join(lines), d)
+
+
 def check_refs(project, a: CaretAssertion) -> None:
     if not a.value.strip().isdigit():
         pytest.fail(f"malformed count {a.value!r}\n{a.context()}", pytrace=False)
@@ -450,12 +516,19 @@ def _edges_by_site(project) -> dict:
     return _GRAPHS[key]
 
 
-_EDGE_WORDS = {"calls": "CALLS", "not-calls": "CALLS", "references": "REFERENCES", "extends": "EXTENDS", "implements": "IMPLEMENTS"}
+_EDGE_WORDS = {"calls": "CALLS", "not-calls": "CALLS", "calls-exactly": "CALLS", "references": "REFERENCES", "extends": "EXTENDS", "implements": "IMPLEMENTS"}
 
 
 def check_edge(project, a: CaretAssertion) -> None:
     kind = _EDGE_WORDS[a.word]
     here = _edges_by_site(project).get((a.file, a.line, kind), {})
+    if a.word == "calls-exactly":
+        want = set() if a.value.strip() == "none" else {q.strip() for q in a.value.split(",") if q.strip()}
+        got = set(here)
+        if got != want:
+            _fail(a, f"expected exactly these {kind} edges from {a.file}:{a.line}: {sorted(want) or 'none'}\n"
+                     f"  extra   {sorted(got - want)}\n  missing {sorted(want - got)}", here)
+        return
     if a.value == "none":
         named = sorted(q for q in here if q.rsplit(".", 1)[-1] == a.symbol)
         if named:
@@ -472,6 +545,9 @@ def check_edge(project, a: CaretAssertion) -> None:
 CHECKS: dict[str, Callable[[Any, CaretAssertion], None]] = {
     "calls": check_edge,
     "not-calls": check_edge,
+    "calls-exactly": check_edge,
+    "not-def": check_not_def,
+    "refs-at": check_refs_at,
     "references": check_edge,
     "extends": check_edge,
     "implements": check_edge,

@@ -37,8 +37,9 @@ def test_a_huge_trace_is_shrunk_in_order_and_says_so(tmp_path):
     assert "(external)" not in text
     assert "f_0 (big.py)  # +30 callees" in text
     golden = Path(__file__).resolve().parents[1] / "golden" / "graph" / "trace_budget.txt"
-    if os.environ.get("CODETRACE_REGEN_GOLDEN") == "1" or not golden.exists():
+    if os.environ.get("CODETRACE_REGEN_GOLDEN") == "1":
         golden.write_text(text, encoding="utf-8")
+    assert golden.exists(), f"{golden.name}: no golden file yet; run with CODETRACE_REGEN_GOLDEN=1 and review it"
     assert text == golden.read_text(encoding="utf-8")
 
 

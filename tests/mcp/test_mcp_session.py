@@ -39,8 +39,9 @@ def _params():
 
 def _golden(name: str, text: str) -> None:
     path = GOLDEN / f"{name}.txt"
-    if REGENERATE or not path.exists():
+    if REGENERATE:
         path.write_text(text, encoding="utf-8")
+    assert path.exists(), f"{path.name}: no golden file yet; run with CODETRACE_REGEN_GOLDEN=1 and review it"
     assert text == path.read_text(encoding="utf-8"), f"{name}: text differs from {path}"
 
 
