@@ -17,6 +17,7 @@ import argparse
 import asyncio
 import inspect
 import json
+import re
 import time
 from pathlib import Path
 
@@ -433,3 +434,46 @@ class TestBeforeTheFirstIndex:
         code, status = await _fetch(jp_fetch, "status")
         assert status["state"] == "idle"
         _validate("Status", status)
+
+
+# ------------------------------------------------------------------------------------ the panel
+
+# (route, field) -> why the panel's request type differs from the OpenAPI document (required).
+PANEL_DIFFERENCES = {
+    ("definition", "symbol"): "the panel asks by position: with a column the server reads the name written there",
+    ("references", "symbol"): "as definition's",
+}
+_TS_TYPES = {"string": "string", "number": "integer", "boolean": "boolean"}
+
+
+def _panel_route_params() -> dict[str, dict[str, tuple]]:
+    """route -> field -> (JSON type or format values, required) of RouteParams in labextension/src/request.ts."""
+    text = (ROOT / "labextension" / "src" / "request.ts").read_text(encoding="utf-8")
+    body = re.search(r"^export interface RouteParams \{\n(.*?)^\}", text, re.S | re.M).group(1)
+    routes = {}
+    for route, fields in re.findall(r"^  '?([\w-]+)'?: (?:\{(.*?)\}|Record<string, never>);", body, re.S | re.M):
+        routes[route] = {}
+        for field in filter(None, (f.strip() for f in fields.split(";"))):
+            name, optional, kind = re.fullmatch(r"(\w+)(\??): (.+)", field).groups()
+            formats = re.fullmatch(r"Format<(.*)>", kind)
+            kind = {"json", *re.findall(r"'(\w+)'", formats.group(1))} if formats else _TS_TYPES[kind]
+            routes[route][name] = (kind, not optional)
+    return routes
+
+
+def test_the_panels_request_types_equal_the_openapi_parameters():
+    panel, doc = _panel_route_params(), openapi_document()
+    assert set(panel) == set(ROUTES) - {"openapi.json"}
+    differ = set()
+    for route, fields in panel.items():
+        operation = next(iter(doc["paths"][f"/codetrace/api/{route}"].values()))
+        listed = {p["name"]: (set(p["schema"]["enum"]) if "enum" in p["schema"] else p["schema"]["type"], p["required"])
+                  for p in operation.get("parameters", [])}
+        assert set(fields) == set(listed), route
+        for name, (kind, required) in fields.items():
+            assert kind == listed[name][0], (route, name)
+            if required != listed[name][1]:
+                differ.add((route, name))
+    assert differ == set(PANEL_DIFFERENCES)
+    source = (ROOT / "labextension" / "src" / "request.ts").read_text(encoding="utf-8")
+    assert not re.search(r"\bany\b", re.sub(r"/\*.*?\*/|//[^\n]*", "", source, flags=re.S)), "no `any` in the request layer"
