@@ -572,6 +572,10 @@ KNOWN_GAPS = {
     "cpp_app/include/geo/shape.hpp:28:refs-at": (
         "references of Square::area list the declarations of Shape::area and Circle::area and the calls "
         "`circle.area()` / `unit_circle().area()`, which resolve to Circle::area"),
+    "java_app/src/main/java/com/acme/model/User.java:26:def": (
+        "an overloaded Java method is picked without looking at the arguments: `describe(false)` answers "
+        "the first `describe()`, not `describe(boolean)`"),
+    "java_app/src/main/java/com/acme/model/User.java:26:not-def": "same as User.java:26:def",
 }
 
 
