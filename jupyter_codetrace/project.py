@@ -164,6 +164,7 @@ class Project:
         self._index.clear_overlay(self.workspace.relative(file))
 
     def close(self) -> None:
+        self._context.close()
         self._index.close()
 
     def __enter__(self) -> "Project":

@@ -13,9 +13,10 @@ resolutions read it (the resolver records what each resolution looked at).
 
 from __future__ import annotations
 
+import atexit
 import hashlib
+import weakref
 from dataclasses import dataclass, field
-
 
 from ..languages import by_name
 from ..nesting import qualifier_names
@@ -117,6 +118,76 @@ class CodeGraph:
         self.last_rebuilt = 0
         self._node_names: set[str] = set()
         self._implicit: list[tuple[str, str, str]] | None = None   # inferred IMPLEMENTS edges (Go)
+        # Read from the store's snapshot and not yet needed: each file's edge keys and node ids
+        # (its part is loaded on the first change, see _load_parts).
+        self._pending: dict[str, tuple[range, tuple[str, ...]]] | None = None
+        self._snapshot_due = False    # the graph changed since the store's snapshot was written
+        self._exit_hook = False
+
+    # ------------------------------------------------------------------ kept for the next process
+    def _read_snapshot(self) -> bool:
+        """The whole graph as a new process left it (one read of flat arrays, no part decoded);
+        the files changed since are redone by ``update`` as after an edit."""
+        found = self.store.load_snapshot()
+        if found is None:
+            return False
+        try:
+            (digests, files, implicit), data = found
+            graph = CompactGraph.from_snapshot(data)
+            hashes = dict(digests)
+            pending, ids = {}, graph._base.ids
+            for path, start, count, slots in files:
+                pending[path] = (range(start, start + count), tuple(ids[i] for i in slots))
+            if set(pending) != set(hashes):
+                raise ValueError("a snapshot whose files and digests differ")
+            edges = [graph._edge_at(key) for key in implicit]
+        except (ValueError, TypeError, IndexError, KeyError):
+            return False
+        if any(e is None for e in edges):
+            return False
+        self.graph, self._hashes, self._pending = graph, hashes, pending
+        self._implicit = [(e[0], e[1], key) for e, key in zip(edges, implicit)]
+        return True
+
+    def _load_parts(self) -> bool:
+        """The parts of the files a snapshot holds, for an update that needs them (what each read,
+        its names, its interface); False when the store lacks one (then the graph is built from
+        the parts alone)."""
+        pending, self._pending = self._pending, None
+        parts = {fg.path: (fg, digest) for fg, digest in self.store.load(FileGraph)}
+        for path, (keys, _nodes) in pending.items():
+            fg, digest = parts.get(path, (None, None))
+            if fg is None or digest != self._hashes.get(path) or len(fg.edges) != len(keys):
+                self.graph, self.files, self._keys, self._hashes, self._implicit = CompactGraph(), {}, {}, {}, None
+                return False
+            self.files[path] = fg
+            self._keys[path] = keys
+        return True
+
+    def write_snapshot(self) -> None:
+        """Keep the whole graph for the next process (when it changed since the last time)."""
+        if self.store is None or not self._snapshot_due or self._pending is not None:
+            return
+        order, files = [], []
+        for path, fg in self.files.items():
+            keys = self._keys.get(path, ())
+            files.append((path, len(order), len(keys), fg.nodes))
+            order.extend(keys)
+        implicit = [key for _s, _t, key in self._implicit or ()]
+        data, new_key = self.graph.snapshot(order + implicit)
+        slot_of = {node: i for i, node in enumerate(data[1])}
+        files = tuple((path, start, count, tuple(slot_of[n] for n in nodes if n in slot_of))
+                      for path, start, count, nodes in files)
+        digests = tuple((path, self._hashes[path]) for path in self.files if path in self._hashes)
+        if self.store.save_snapshot(((digests, files, tuple(new_key[k] for k in implicit)), data)):
+            self._snapshot_due = False
+
+    def file_nodes(self, path: str) -> tuple[str, ...]:
+        """The ids of the nodes ``path`` defines."""
+        if self._pending is not None and path in self._pending:
+            return self._pending[path][1]
+        fg = self.files.get(path)
+        return tuple(fg.nodes) if fg is not None else ()
 
     # ------------------------------------------------------------------ freshness
     def update(self, resolver: Resolver, index) -> int:
@@ -125,9 +196,18 @@ class CodeGraph:
             return 0
         self._tables = {}
         current = index.digests()
-        if self.store is not None and self.generation == -1 and not self.files:
-            # a new process starts where an earlier one stopped: its parts, with the digests of
-            # the files they were made from (what changed since is redone below, as in-process)
+        from_parts = False
+        if self.store is not None and not self.files and not self._hashes and self._pending is None:
+            # a new process starts where an earlier one stopped: its graph, with the digests of
+            # the files it was made from (what changed since is redone below, as in-process)
+            self._read_snapshot()
+        if self._pending is not None:
+            if current == self._hashes:
+                self.generation, self.last_rebuilt = index.generation, 0
+                return 0
+            self._load_parts()
+        if self.store is not None and not self.files and not self._hashes:
+            from_parts = True   # no snapshot: the graph from each file's part
             for fg, digest in self.store.load(FileGraph):
                 self._add(fg)
                 self._hashes[fg.path] = digest
@@ -182,6 +262,13 @@ class CodeGraph:
         if self.store is not None and (redo or gone):
             self.store.save([self.files[p] for p in sorted(redo) if p in self.files], current,
                             sorted(set(gone) | {p for p in redo if p not in self.files}))
+        if self.store is not None and (redo or gone or from_parts):
+            self._snapshot_due = True
+            if from_parts or len(redo) > _SNAPSHOT_NOW:
+                self.write_snapshot()
+            elif not self._exit_hook:   # a few files: kept when the project closes or the process ends
+                self._exit_hook = True
+                atexit.register(_write_at_exit, weakref.ref(self))
         return len(redo)
 
     def _drop(self, path: str) -> None:
@@ -209,8 +296,7 @@ class CodeGraph:
 
     def _prune(self) -> None:
         """Drop nodes no file defines any more (a deleted or renamed definition)."""
-        stale = [n for n, a in self.graph.nodes(data=True) if a.get("stale") or "kind" not in a]
-        self.graph.remove_nodes_from(stale)
+        self.graph.remove_nodes_from(self.graph.stale_nodes())
 
     def _implicit_interfaces(self, resolver: Resolver, paths) -> None:
         """Languages where interfaces are satisfied implicitly (Go): a type whose methods include
@@ -279,6 +365,18 @@ class CodeGraph:
 
 
 _TOKEN_NAME_LIMIT = 4096
+# An update that redid more files than this writes the snapshot at once (a first build, a restart
+# after many changes); fewer (an edit) leave it to Project.close() or the end of the process.
+_SNAPSHOT_NOW = 50
+
+
+def _write_at_exit(graph_ref) -> None:
+    graph = graph_ref()
+    if graph is not None:
+        try:
+            graph.write_snapshot()
+        except Exception:  # noqa: BLE001 - a cache that only saves time must not fail the exit
+            pass
 
 
 def _token_name(refs, token) -> tuple:

@@ -10,12 +10,24 @@ come out in the same order as before. An edge's key is an integer the graph give
 returns it), never given again (a removed edge leaves an empty slot of 8 bytes), so a key held
 after its edge went (a node removal takes its edges) can never name another edge.
 
+A graph can be written whole (``snapshot``) and read back (``from_snapshot``) as a few flat integer
+arrays: reading builds no per-edge or per-node Python object. A node's adjacency, an edge's tuple
+and a node's attribute dict are made from those arrays the first time they are asked for, so a
+new process answers its first question after reading ~10 MB instead of rebuilding 250k edges
+(issue 20: restart → first graph answer).
+
 networkx still serves where it earns its place: GraphML export of a result (cli.py).
 """
 
 from __future__ import annotations
 
+import sys
+from array import array
+
 __all__ = ["CompactGraph"]
+
+_LAZY = 0   # an edge of the snapshot read at load, not yet made into its tuple
+_FIELDS = 6  # an edge in a snapshot's flat array: source slot, target slot, kind, file, line, resolution
 
 # An edge: (source, target, kind, file, line, resolution). Its data, for the callers that read
 # it as networkx's attribute dict, is built when asked for.
@@ -35,11 +47,11 @@ class _Nodes:
         self._graph = graph
 
     def __getitem__(self, node: str) -> dict:
-        return self._graph._attrs[self._graph._index[node]]
+        return self._graph._attr(self._graph._index[node])
 
     def get(self, node: str, default=None):
         index = self._graph._index.get(node)
-        return default if index is None else self._graph._attrs[index]
+        return default if index is None else self._graph._attr(index)
 
     def __iter__(self):
         return iter(list(self._graph._index))
@@ -54,7 +66,7 @@ class _Nodes:
         graph = self._graph
         if not data:
             return list(graph._index)
-        return [(node, graph._attrs[i]) for node, i in graph._index.items()]
+        return [(node, graph._attr(i)) for node, i in graph._index.items()]
 
 
 class _Edges:
@@ -75,10 +87,9 @@ class _Edges:
     def __call__(self, keys: bool = False, data: bool = False):
         graph = self._graph
         for node, i in list(graph._index.items()):
-            for by_target in graph._succ[i].values():
+            for by_target in graph._out(i).values():
                 for key in by_target:
-                    edge = graph._edges[key]
-                    yield _row(edge, key, keys, data)
+                    yield _row(graph._edge_at(key), key, keys, data)
 
 
 def _row(edge: tuple, key: int, keys: bool, data: bool) -> tuple:
@@ -94,12 +105,13 @@ class CompactGraph:
     def __init__(self):
         self._index: dict[str, int] = {}           # node id -> slot
         self._ids: list[str | None] = []           # slot -> node id
-        self._attrs: list[dict | None] = []
-        self._succ: list[dict[int, list[int]] | None] = []   # slot -> {target slot: [edge keys]}
+        self._attrs: list = []                     # slot -> attribute dict (None: a snapshot node not read yet)
+        self._succ: list[dict[int, list[int]] | None] = []   # slot -> {target slot: [edge keys]} (None: in the base)
         self._pred: list[dict[int, list[int]] | None] = []
         self._free_nodes: list[int] = []
-        self._edges: list[tuple | None] = []       # key -> edge tuple (None: removed)
+        self._edges: list = []                     # key -> edge tuple (None: removed; _LAZY: in the base)
         self._removed = 0
+        self._base: _Base | None = None            # the arrays of the snapshot this graph was read from
         self.nodes = _Nodes(self)
         self.edges = _Edges(self)
 
@@ -129,14 +141,35 @@ class CompactGraph:
         return slot
 
     def add_node(self, node: str, **attrs) -> None:
-        self._attrs[self._slot(node)].update(attrs)
+        self._attr(self._slot(node)).update(attrs)
+
+    def _attr(self, slot: int) -> dict:
+        attrs = self._attrs[slot]
+        if attrs is None:   # a snapshot's node, read for the first time
+            attrs = self._attrs[slot] = self._base.attributes(slot)
+        return attrs
+
+    def stale_nodes(self) -> list[str]:
+        """Nodes marked stale or that no file defines (no ``kind``), without reading the
+        attributes of every snapshot node (a snapshot holds none of those)."""
+        unfit = self._base.unfit_shapes() if self._base is not None else set()
+        out = []
+        for node, slot in self._index.items():
+            attrs = self._attrs[slot]
+            if attrs is None:
+                if self._base.node_shapes[slot] not in unfit:
+                    continue
+                attrs = self._attr(slot)
+            if attrs.get("stale") or "kind" not in attrs:
+                out.append(node)
+        return out
 
     def remove_nodes_from(self, nodes) -> None:
         for node in list(nodes):
             slot = self._index.get(node)
             if slot is None:
                 continue
-            for keys in list(self._succ[slot].values()) + list(self._pred[slot].values()):
+            for keys in list(self._out(slot).values()) + list(self._in(slot).values()):
                 for key in list(keys):
                     self._remove(key)
             del self._index[node]
@@ -148,14 +181,14 @@ class CompactGraph:
         s, t = self._slot(source), self._slot(target)
         key = len(self._edges)
         self._edges.append((source, target, kind, file, line, resolution))
-        self._succ[s].setdefault(t, []).append(key)
-        self._pred[t].setdefault(s, []).append(key)
+        self._out(s).setdefault(t, []).append(key)
+        self._in(t).setdefault(s, []).append(key)
         return key
 
     def add_edges(self, file: str, edges) -> list[int]:
         """``add_edge`` for each (source, target, kind, line, resolution) of one file: the keys.
         (A file's part at once: a restart loads 245k edges of the stdlib through here.)"""
-        index, succ, pred, store, slot = self._index, self._succ, self._pred, self._edges, self._slot
+        index, store, slot, out_of, in_of = self._index, self._edges, self._slot, self._out, self._in
         keys = []
         for source, target, kind, line, resolution in edges:
             s = index.get(source)
@@ -166,21 +199,32 @@ class CompactGraph:
                 t = slot(target)
             key = len(store)
             store.append((source, target, kind, file, line, resolution))
-            out = succ[s].get(t)
+            succ = out_of(s)
+            out = succ.get(t)
             if out is None:
-                succ[s][t] = [key]
-                pred[t][s] = [key]
+                succ[t] = [key]
+                in_of(t)[s] = [key]
             else:
                 out.append(key)
-                pred[t][s].append(key)
+                in_of(t)[s].append(key)
             keys.append(key)
         return keys
 
     def _edge(self, source: str, target: str, key) -> tuple | None:
         if not isinstance(key, int) or not 0 <= key < len(self._edges):
             return None
-        edge = self._edges[key]
+        edge = self._edge_at(key)
         return edge if edge is not None and edge[0] == source and edge[1] == target else None
+
+    def _edge_at(self, key: int) -> tuple | None:
+        edge = self._edges[key]
+        if edge is _LAZY:
+            base = self._base
+            i = key * _FIELDS
+            s, t, kind, file, line, resolution = base.edges[i:i + _FIELDS]
+            ids, strings = base.ids, base.strings
+            edge = self._edges[key] = (ids[s], ids[t], strings[kind], strings[file], line, strings[resolution])
+        return edge
 
     def has_edge(self, source: str, target: str, key) -> bool:
         return self._edge(source, target, key) is not None
@@ -191,13 +235,13 @@ class CompactGraph:
         self._remove(key)
 
     def _remove(self, key: int) -> None:
-        source, target = self._edges[key][:2]
+        source, target = self._edge_at(key)[:2]
         s, t = self._index[source], self._index[target]
-        for table, a, b in ((self._succ, s, t), (self._pred, t, s)):
-            keys = table[a][b]
+        for table, a, b in ((self._out(s), s, t), (self._in(t), t, s)):
+            keys = table[b]
             keys.remove(key)
             if not keys:
-                del table[a][b]
+                del table[b]
         self._edges[key] = None
         self._removed += 1
 
@@ -208,14 +252,184 @@ class CompactGraph:
         slot = self._index.get(node)
         if slot is None:
             return
-        for edge_keys in list(self._succ[slot].values()):
+        for edge_keys in list(self._out(slot).values()):
             for key in edge_keys:
-                yield _row(self._edges[key], key, keys, data)
+                yield _row(self._edge_at(key), key, keys, data)
 
     def in_edges(self, node: str, keys: bool = False, data: bool = False):
         slot = self._index.get(node)
         if slot is None:
             return
-        for edge_keys in list(self._pred[slot].values()):
+        for edge_keys in list(self._in(slot).values()):
             for key in edge_keys:
-                yield _row(self._edges[key], key, keys, data)
+                yield _row(self._edge_at(key), key, keys, data)
+
+    # ---- adjacency of the snapshot, made per node when first asked for ----------------------------
+    def _out(self, slot: int) -> dict[int, list[int]]:
+        table = self._succ[slot]
+        if table is None:
+            table = self._succ[slot] = self._base.adjacency(slot, self._base.out_start, self._base.out_keys, 1)
+        return table
+
+    def _in(self, slot: int) -> dict[int, list[int]]:
+        table = self._pred[slot]
+        if table is None:
+            table = self._pred[slot] = self._base.adjacency(slot, self._base.in_start, self._base.in_keys, 0)
+        return table
+
+    # ---- snapshot ----------------------------------------------------------------------------------
+    def snapshot(self, order: list[int]) -> tuple[tuple, dict[int, int]]:
+        """The whole graph as primitives and flat arrays (for the data-only encoding), and the map
+        from each edge key to its key in the snapshot. ``order`` lists the edge keys in the order
+        the snapshot numbers them (removed ones included: they stay removed slots, so a key list
+        kept beside the graph still lines up); live edges missing from it follow."""
+        slots = [slot for slot in range(len(self._ids)) if self._ids[slot] is not None]
+        new_slot = {slot: i for i, slot in enumerate(slots)}
+        listed = set(order)
+        order = list(order) + [k for k, e in enumerate(self._edges) if e is not None and k not in listed]
+        new_key = {key: i for i, key in enumerate(order)}
+        strings: dict[str, int] = {}
+        flat = array("i")
+        holes = []
+        for key in order:
+            edge = self._edge_at(key)
+            if edge is None:
+                holes.append(new_key[key])
+                flat.extend((-1, -1, 0, 0, 0, 0))
+                continue
+            source, target, kind, file, line, resolution = edge
+            flat.extend((new_slot[self._index[source]], new_slot[self._index[target]],
+                         strings.setdefault(kind, len(strings)), strings.setdefault(file, len(strings)), line,
+                         strings.setdefault(resolution, len(strings))))
+        attributes = _columns([self._attr(slot) for slot in slots])
+        csr = []
+        for adjacency in (self._out, self._in):
+            start, keys = array("i", [0]), array("i")
+            for slot in slots:
+                for by_neighbour in adjacency(slot).values():
+                    keys.extend(new_key[k] for k in by_neighbour)
+                start.append(len(keys))
+            csr += [start.tobytes(), keys.tobytes()]
+        data = (sys.byteorder, tuple(self._ids[slot] for slot in slots), attributes,
+                tuple(strings), flat.tobytes(), tuple(holes), *csr)
+        return data, new_key
+
+    @classmethod
+    def from_snapshot(cls, data) -> "CompactGraph":
+        """The graph ``snapshot`` wrote. Raises ``ValueError`` for anything else (a damaged row
+        fails its checksum before this; what a foreign one could still hold is wrong facts or an
+        ``IndexError`` in a query, never code run)."""
+        byteorder, ids, attributes, strings, flat, holes, out_start, out_keys, in_start, in_keys = data
+        if byteorder != sys.byteorder:
+            raise ValueError("a snapshot of another machine")
+        base = _Base(ids, attributes, strings, flat, out_start, out_keys, in_start, in_keys)
+        graph = cls()
+        graph._base = base
+        graph._ids = list(ids)
+        graph._index = {node: slot for slot, node in enumerate(ids)}
+        if len(graph._index) != len(ids):
+            raise ValueError("a node twice in a snapshot")
+        graph._attrs = [None] * len(ids)
+        graph._succ = [None] * len(ids)
+        graph._pred = [None] * len(ids)
+        graph._edges = [_LAZY] * (len(base.edges) // _FIELDS)
+        for key in holes:
+            if base.edges[key * _FIELDS] >= 0:
+                raise ValueError("a snapshot hole that holds an edge")
+            graph._edges[key] = None
+        graph._removed = len(holes)
+        return graph
+
+
+def _array(typecode: str, blob) -> array:
+    if not isinstance(blob, bytes):
+        raise ValueError("not a snapshot array")
+    values = array(typecode)
+    values.frombytes(blob)
+    return values
+
+
+def _columns(attrs: list[dict]) -> tuple:
+    """Node attribute dicts as columns: each node's shape (its keys, in order), then one column
+    per key — strings as codes into the column's own table, integers as an array, anything else
+    as a tuple. Far fewer objects to decode than one tuple of values per node."""
+    shapes: dict[tuple, int] = {}
+    node_shapes = array("i", (shapes.setdefault(tuple(a), len(shapes)) for a in attrs))
+    keys = list(dict.fromkeys(k for shape in shapes for k in shape))
+    columns = []
+    for key in keys:
+        values = [a.get(key) for a in attrs]
+        present = [v for v in values if v is not None]
+        if all(type(v) is str for v in present):
+            table: dict[str, int] = {}
+            codes = array("i", (-1 if v is None else table.setdefault(v, len(table)) for v in values))
+            columns.append(("s", tuple(table), codes.tobytes()))
+        elif all(type(v) is int and -2**62 < v < 2**62 for v in present):
+            columns.append(("i", array("q", (0 if v is None else v for v in values)).tobytes()))
+        else:
+            columns.append(("v", tuple(tuple(v) if isinstance(v, list) else v for v in values)))
+    return tuple(shapes), node_shapes.tobytes(), tuple(keys), tuple(columns)
+
+
+class _Base:
+    """The arrays of a snapshot: edges six integers each, adjacency in compressed rows, node
+    attributes in columns."""
+
+    __slots__ = ("ids", "shapes", "node_shapes", "keys", "columns", "strings", "edges", "out_start",
+                 "out_keys", "in_start", "in_keys")
+
+    def __init__(self, ids, attributes, strings, flat, out_start, out_keys, in_start, in_keys):
+        self.ids, self.strings = ids, strings
+        shapes, node_shapes, keys, columns = attributes
+        self.shapes, self.keys = shapes, keys
+        self.node_shapes = _array("i", node_shapes)
+        self.edges, self.out_start, self.out_keys, self.in_start, self.in_keys = (
+            _array("i", b) for b in (flat, out_start, out_keys, in_start, in_keys))
+        n = len(ids)
+        if len(self.edges) % _FIELDS or len(self.out_start) != n + 1 or len(self.in_start) != n + 1 \
+                or self.out_start[-1] != len(self.out_keys) or self.in_start[-1] != len(self.in_keys) \
+                or len(self.node_shapes) != n or len(keys) != len(columns) \
+                or any(not set(shape) <= set(keys) for shape in shapes):
+            raise ValueError("inconsistent snapshot arrays")
+        self.columns = {}
+        for key, column in zip(keys, columns):
+            if column[0] == "s":
+                kind, table, codes = column
+                column = (kind, table, _array("i", codes))
+            elif column[0] == "i":
+                column = ("i", _array("q", column[1]))
+            elif column[0] != "v":
+                raise ValueError("an unknown snapshot column")
+            if len(column[-1]) != n:
+                raise ValueError("a snapshot column of another length")
+            self.columns[key] = column
+
+    def attributes(self, slot: int) -> dict:
+        attrs = {}
+        for key in self.shapes[self.node_shapes[slot]]:
+            column = self.columns[key]
+            if column[0] == "s":
+                value = column[1][column[2][slot]]
+            else:
+                value = column[-1][slot]
+                if type(value) is tuple:
+                    value = list(value)
+            attrs[key] = value
+        return attrs
+
+    def unfit_shapes(self) -> set[int]:
+        return {i for i, shape in enumerate(self.shapes) if "stale" in shape or "kind" not in shape}
+
+    def adjacency(self, slot: int, start, keys, other: int) -> dict[int, list[int]]:
+        """{neighbour slot: [edge keys]} of ``slot`` (``other``: 1 = targets, 0 = sources), in
+        the order the graph that wrote the snapshot listed them."""
+        table: dict[int, list[int]] = {}
+        edges = self.edges
+        for key in keys[start[slot]:start[slot + 1]]:
+            neighbour = edges[key * _FIELDS + other]
+            found = table.get(neighbour)
+            if found is None:
+                table[neighbour] = [key]
+            else:
+                found.append(key)
+        return table

@@ -7,6 +7,12 @@ from, in the data-only encoding of the facts cache. A new process loads the part
 is the file's digest now; ``CodeGraph.update`` then redoes, as within one process, the files that
 changed since and every file whose resolutions read them.
 
+Beside the parts, one snapshot of the whole graph (``CompactGraph.snapshot``: flat integer
+arrays) with the digests of the files it was made from: a new process whose files are unchanged
+reads it and answers at once, without decoding a part; one whose files changed reads it, then the
+parts (what each file read decides what to redo), and redoes as within one process. The snapshot
+is written after a build of many files, else when the project closes or the process ends.
+
 A part is only as good as the engine that made it: the store is keyed by a version that hashes
 the engine's resolution, graph and language code and the interpreter's import path (answers
 into libraries depend on it). Nothing in it is trusted over the source: a row that fails its
@@ -16,7 +22,9 @@ written, the graph is simply built in each process.
 
 from __future__ import annotations
 
+import functools
 import hashlib
+import os
 import sqlite3
 import sys
 from pathlib import Path
@@ -33,6 +41,12 @@ _ENGINE_SOURCES = ("graph", "resolve", "languages", "nesting.py", "facts.py", "i
 
 
 def engine_version(extra: str = "") -> str:
+    """A hash of the code that makes graph parts (and ``extra``); computed once per process."""
+    return _engine_version(extra)
+
+
+@functools.lru_cache(maxsize=None)
+def _engine_version(extra: str) -> str:
     digest = hashlib.blake2b(digest_size=12)
     for name in _ENGINE_SOURCES:
         path = _PACKAGE / name
@@ -75,6 +89,38 @@ def part_from_rows(rows, cls):
 class GraphStore(SideStore):
     TABLE = "parts"
     COLUMNS = "path TEXT PRIMARY KEY, digest TEXT NOT NULL, blob BLOB NOT NULL, sum BLOB NOT NULL"
+    MORE_TABLES = (("snapshot", "id INTEGER PRIMARY KEY CHECK (id = 1), blob BLOB NOT NULL, sum BLOB NOT NULL"),)
+
+    def load_snapshot(self):
+        """The whole graph as ``CodeGraph.write_snapshot`` left it (primitives), or None."""
+        with self._lock:
+            db = self.connection()
+            if db is None:
+                return None
+            try:
+                row = db.execute("SELECT blob, sum FROM snapshot WHERE id = 1").fetchone()
+            except sqlite3.Error:
+                return None
+        if row is None or not isinstance(row[0], bytes) or _checksum("", "snapshot", row[0]) != row[1]:
+            return None
+        try:
+            with gc_paused():
+                return decode(row[0], compressed=False)
+        except DecodeError:
+            return None
+
+    def save_snapshot(self, data) -> bool:
+        blob = encode(data, compress=False)
+        with self._lock:
+            db = self.connection()
+            if db is None:
+                return False
+            try:
+                with db:
+                    db.execute("INSERT OR REPLACE INTO snapshot VALUES (1, ?, ?)", (blob, _checksum("", "snapshot", blob)))
+            except sqlite3.Error:
+                return False
+        return True
 
     def load(self, cls) -> list[tuple[object, str]]:
         """Every stored part with the digest of the file it was made from (files changed or gone
@@ -123,11 +169,38 @@ class GraphStore(SideStore):
                 pass
 
 
+# Stores of other interpreters kept beside the project's index (a kernel's, the server's, the CLI's
+# venv: each answers into its own libraries); the least recently used beyond these are deleted.
+_KEEP_STORES = 4
+
+
 def store_for(index, libraries) -> GraphStore | None:
-    """The graph store beside ``index``'s facts (None for an index without a store file)."""
+    """The graph store beside ``index``'s facts for the interpreter ``libraries`` imports with
+    (None for an index without a store file). One file per interpreter, so that processes of
+    different interpreters on one project do not empty each other's store."""
     store = getattr(index, "store", None)
     path = getattr(store, "path", None)
     if path is None or getattr(store, "in_memory", False):
         return None
     roots = ";".join(f"{r.kind}:{r.path}" for r in libraries.python_roots()) if libraries is not None else ""
-    return GraphStore(Path(path).parent / "graph.sqlite", engine_version(f"{sys.version}|{roots}"))
+    environment = hashlib.blake2b(f"{sys.version}|{roots}".encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
+    folder = Path(path).parent
+    file = folder / f"graph-{environment}.sqlite"
+    _forget_old_stores(folder, file)
+    try:
+        os.utime(file)   # used now: the last store to be forgotten
+    except OSError:
+        pass
+    return GraphStore(file, engine_version)
+
+
+def _forget_old_stores(folder: Path, keep: Path) -> None:
+    try:
+        (folder / "graph.sqlite").unlink(missing_ok=True)   # the one-file layout of earlier versions
+        others = sorted((p for p in folder.glob("graph-*.sqlite") if p != keep),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in others[_KEEP_STORES - 1:]:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{old}{suffix}").unlink(missing_ok=True)
+    except OSError:
+        pass

@@ -54,17 +54,19 @@ def _no_maps(_pairs):
 _packer_options = {"use_bin_type": True, "default": _default}
 
 
-def encode(value) -> bytes:
-    """``value`` (nested tuples/lists of primitives) as a compressed msgpack blob."""
-    return zlib.compress(msgpack.packb(value, **_packer_options), _LEVEL)
+def encode(value, compress: bool = True) -> bytes:
+    """``value`` (nested tuples/lists of primitives) as a msgpack blob, compressed unless asked
+    not to (a blob read whole at every start, where decompressing would cost more than reading)."""
+    data = msgpack.packb(value, **_packer_options)
+    return zlib.compress(data, _LEVEL) if compress else data
 
 
-def decode(blob: bytes):
+def decode(blob: bytes, compressed: bool = True):
     """The value of :func:`encode` with every array as a tuple. Raises :class:`DecodeError`
     (a ``ValueError``) for anything else: not zlib, not msgpack, trailing bytes, a map, an
     unknown extension type, nesting deeper than msgpack's stack."""
     try:
-        data = zlib.decompress(blob)
+        data = zlib.decompress(blob) if compressed else blob
         return msgpack.unpackb(data, use_list=False, raw=False, strict_map_key=True,
                                object_pairs_hook=_no_maps, ext_hook=_ext)
     except DecodeError:

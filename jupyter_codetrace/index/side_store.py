@@ -16,6 +16,7 @@ class SideStore:
 
     TABLE = ""
     COLUMNS = ""
+    MORE_TABLES: tuple[tuple[str, str], ...] = ()   # (name, columns) kept and emptied with TABLE
 
     def __init__(self, file: Path, version):
         """``version``: the engine's version, or a function that gives it (asked on first use)."""
@@ -36,11 +37,14 @@ class SideStore:
             db.execute("BEGIN IMMEDIATE")  # one process makes or empties the tables at a time
             try:
                 db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                db.execute(f"CREATE TABLE IF NOT EXISTS {self.TABLE} ({self.COLUMNS})")
+                tables = ((self.TABLE, self.COLUMNS),) + self.MORE_TABLES
+                for table, columns in tables:
+                    db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
                 version = self._version() if callable(self._version) else self._version
                 row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
                 if row is None or row[0] != version:
-                    db.execute(f"DELETE FROM {self.TABLE}")
+                    for table, _columns in tables:
+                        db.execute(f"DELETE FROM {table}")
                     db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (version,))
                 db.execute("COMMIT")
             except BaseException:

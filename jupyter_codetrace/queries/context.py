@@ -279,8 +279,16 @@ class QueryContext:
         code_cells = ", ".join(str(c[0]) for c in cells)
         raise InvalidRequest(f"cell {cell} is not a code cell of '{path}' (code cells: {code_cells})", field="cell")
 
+    def close(self) -> None:
+        """Keep what this process built for the next one (the graph's snapshot, graph/persist.py)."""
+        graph = getattr(self, "_code_graph", None)
+        if graph is not None:
+            graph.write_snapshot()
+
     def cell_position(self, path: str, line: int) -> tuple[int | None, int]:
         """(cell, line in cell) for notebooks; (None, line) otherwise."""
+        if not path.endswith(".ipynb"):
+            return None, line   # without loading the file's facts (a graph answer names hundreds of files)
         view = self.resolver.view(path)
         cells = view.facts.notebook_cells if view else None
         if not cells:

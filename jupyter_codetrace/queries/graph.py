@@ -153,7 +153,7 @@ def start_nodes(ctx: QueryContext, graph: CodeGraph, target: Symbol) -> list[str
     if d is None or d.kind not in CLASS_KINDS:
         return [node]
     prefix = node + "."
-    return [node] + sorted(n for n in graph.files[target.path].nodes if n.startswith(prefix))
+    return [node] + sorted(n for n in graph.file_nodes(target.path) if n.startswith(prefix))
 
 
 def _lookup_or_fail(ctx: QueryContext, file, symbol, query: str):

@@ -4,8 +4,12 @@ after edits made between processes, and whatever happened to the store."""
 
 from __future__ import annotations
 
+import json
+import os
 import shutil
 import sqlite3
+import subprocess
+import sys
 from pathlib import Path
 
 import pytest
@@ -62,28 +66,96 @@ def test_edits_between_processes_redo_what_they_touch(root, tmp_path):
     assert not any("shop/chain.py" in n[0] for n in after[1])
 
 
+def _store(tmp_path: Path) -> Path:
+    stores = list((tmp_path / "cache").glob("*/graph-*.sqlite"))
+    assert len(stores) == 1, stores
+    return stores[0]
+
+
+def _sql(store: Path, *statements) -> None:
+    db = sqlite3.connect(store)
+    for statement in statements:
+        db.execute(*statement) if isinstance(statement, tuple) else db.execute(statement)
+    db.commit()
+    db.close()
+
+
+def test_a_restart_reads_the_snapshot_and_an_edit_then_redoes_what_it_touches(root, tmp_path):
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        _graph(first)
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        # a class's dependents start from its members: their ids come from the snapshot
+        before = second.dependents_of("shop/models.py", "Entity")
+        assert before.found and _redone(second) == 0
+        assert second._context._code_graph.files == {}   # no part decoded
+        pricing = root / "shop" / "pricing.py"
+        pricing.write_text(pricing.read_text(encoding="utf-8") + "\n\ndef audit(order):\n    return round_price(order)\n",
+                           encoding="utf-8")
+        second.index()
+        after = _graph(second)
+        assert 0 < _redone(second) < len(second._context.index.files())
+    assert after == _scratch(root, tmp_path, "scratch")
+    assert any(e[0] == "shop/pricing.py#audit" for e in after[0])
+    with Project(root, cache_dir=tmp_path / "cache") as third:   # the closed project kept its snapshot
+        assert _graph(third) == after
+        assert _redone(third) == 0 and third._context._code_graph.files == {}
+
+
 def test_a_damaged_or_foreign_store_only_costs_time(root, tmp_path):
     with Project(root, cache_dir=tmp_path / "cache") as first:
         built = _graph(first)
-    store = next((tmp_path / "cache").glob("*/graph.sqlite"))
+    store = _store(tmp_path)
+    _sql(store, "UPDATE snapshot SET sum = zeroblob(12)")
+    with Project(root, cache_dir=tmp_path / "cache") as second:   # the parts stand in for it
+        assert _graph(second) == built
+        assert _redone(second) == 0
     db = sqlite3.connect(store)
     paths = [row[0] for row in db.execute("SELECT path FROM parts ORDER BY path")]
-    db.execute("UPDATE parts SET blob = ? WHERE path = ?", (b"\x78\x9cnot a part", paths[0]))
-    db.execute("UPDATE parts SET sum = ? WHERE path = ?", (b"0" * 12, paths[1]))
-    db.commit()
     db.close()
-    with Project(root, cache_dir=tmp_path / "cache") as second:
-        assert _graph(second) == built
-        assert _redone(second) >= 2
-    db = sqlite3.connect(store)
-    db.execute("UPDATE meta SET value = 'an older engine' WHERE key = 'version'")
-    db.commit()
-    db.close()
+    _sql(store, "DELETE FROM snapshot", ("UPDATE parts SET blob = ? WHERE path = ?", (b"\x78\x9cnot a part", paths[0])),
+         ("UPDATE parts SET sum = ? WHERE path = ?", (b"0" * 12, paths[1])))
     with Project(root, cache_dir=tmp_path / "cache") as third:
         assert _graph(third) == built
-        assert _redone(third) == len(third._context.index.files())
+        assert _redone(third) >= 2
+    _sql(store, "DELETE FROM parts WHERE path = '%s'" % paths[2])
+    with Project(root, cache_dir=tmp_path / "cache") as fourth:   # a snapshot without the part of a changed file
+        (root / paths[2]).write_text((root / paths[2]).read_text(encoding="utf-8") + "\n", encoding="utf-8")
+        fourth.index()
+        assert _graph(fourth) == built
+    _sql(store, "UPDATE meta SET value = 'an older engine' WHERE key = 'version'")
+    with Project(root, cache_dir=tmp_path / "cache") as fifth:
+        assert _graph(fifth) == built
+        assert _redone(fifth) == len(fifth._context.index.files())
     store.unlink()
     store.mkdir()   # not a database at all
-    with Project(root, cache_dir=tmp_path / "cache") as fourth:
-        assert _graph(fourth) == built
+    with Project(root, cache_dir=tmp_path / "cache") as sixth:
+        assert _graph(sixth) == built
 
+
+_CHILD = """
+import json, sys
+from jupyter_codetrace import Project
+with Project(sys.argv[1], cache_dir=sys.argv[2]) as project:
+    project.dependents_of("shop/pricing.py", "round_price")
+    print(json.dumps(project._context._code_graph.last_rebuilt))
+"""
+
+
+def test_processes_of_different_interpreters_keep_their_own_store(root, tmp_path):
+    """A kernel, the server and the CLI import from different paths (their libraries differ):
+    taking turns on one project, none of them empties the store of another."""
+    elsewhere = tmp_path / "site"
+    elsewhere.mkdir()
+
+    def run(extra_path: str) -> int:
+        env = {**os.environ, "PYTHONPATH": os.pathsep.join(p for p in (extra_path, os.environ.get("PYTHONPATH", "")) if p)}
+        done = subprocess.run([sys.executable, "-c", _CHILD, str(root), str(tmp_path / "cache")], env=env,
+                              capture_output=True, text=True, check=True)
+        return json.loads(done.stdout)
+
+    files = len(list(root.rglob("*.py")))
+    assert run("") == files
+    assert run(str(elsewhere)) == files      # another interpreter path: its own store
+    assert run("") == 0
+    assert run(str(elsewhere)) == 0
+    assert len(list((tmp_path / "cache").glob("*/graph-*.sqlite"))) == 2
