@@ -567,8 +567,6 @@ ASSERTIONS = collect_assertions()
 # removed from this list. Say why in the reason; see the issue notes.
 KNOWN_GAPS = {
     "js_app/src/format.js:12:def": "a name inside `module.exports = { … }` is an export, not a reference",
-    "js_app/src/main.js:23:def": "`require()` of a module whose `module.exports = X` should bind X, not the module",
-    "js_app/src/main.js:23:kind": "same as main.js:23:def",
     "cpp_app/include/geo/shape.hpp:28:refs-at": (
         "references of Square::area list the declarations of Shape::area and Circle::area and the calls "
         "`circle.area()` / `unit_circle().area()`, which resolve to Circle::area"),

@@ -6,7 +6,19 @@ through ``self``.
 
 from __future__ import annotations
 
+import re
+
 from .base import _MAX_DEPTH, _END, Symbol, Resolution
+
+# `const X = require('./m')` (the whole module bound to one name) and `module.exports = X`
+# (the import's statement is the declarator, the export's the text from `module` on)
+_REQUIRE = re.compile(r"^(?:(?:const|let|var)\s+)?[A-Za-z_$][\w$]*\s*=\s*require\s*\(")
+_MODULE_EXPORTS = re.compile(r"^module(?:\s*\.\s*exports\s*=(?!=)|$)")
+
+
+def _is_require(statement: str | None) -> bool:
+    return bool(statement) and bool(_REQUIRE.match(statement.strip()))
+
 
 __all__ = ["ImportLookup"]
 
@@ -26,6 +38,13 @@ class ImportLookup:
         targets = self._modules(module, path, view.facts.language)
         if not targets:
             return Resolution("unresolved", via=imp.statement, missing=module)
+        if imp.kind == "namespace" and _is_require(imp.statement):
+            # `const X = require('./m')` where m assigns `module.exports = Counter`: X is Counter
+            for target in targets:
+                if self._assigns_module_exports(target):
+                    found = self.module_member(target, "default", depth + 1)
+                    if found.status == "found" and found.target is not None:
+                        return found.with_chain(step)
         if imp.kind in ("dotted", "module", "namespace"):
             return Resolution("found", Symbol(targets[0].rstrip("/")), "import", resolved_from=[step])
         name = "default" if imp.kind == "default" else imp.name
@@ -39,6 +58,17 @@ class ImportLookup:
                 return Resolution(found.status, via=found.via or imp.statement,
                                   resolved_from=(step, *found.resolved_from), missing=found.missing)
         return Resolution("unresolved", via=imp.statement, resolved_from=[step])
+
+    def _assigns_module_exports(self, module_path: str) -> bool:
+        """The CommonJS module at ``module_path`` replaces its exports object (`module.exports = X`)."""
+        if module_path.endswith("/"):
+            return False
+        try:
+            exports = self.view(module_path).facts.exports
+        except Exception:  # noqa: BLE001 - not an indexed file
+            return False
+        return any(e.kind == "default" and e.module is None and _MODULE_EXPORTS.match((e.statement or "").strip())
+                   for e in exports)
 
     def module_member(self, module_path: str, name: str, depth: int = 0, star: bool = False) -> Resolution:
         """``name`` as seen by an importer of the module at ``module_path``."""
