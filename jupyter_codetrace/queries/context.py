@@ -3,6 +3,7 @@ plus the input validation and the "what was there" helpers every not-found answe
 
 from __future__ import annotations
 
+import operator
 import os
 import re
 import threading
@@ -19,7 +20,7 @@ from ..nesting import nesting
 from ..resolve.resolver import MEMBER_OWNER_KINDS, Resolver, Symbol
 from ..workspace import Workspace, is_test_file
 
-__all__ = ["QueryContext", "validate_symbol", "validate_position", "MODES"]
+__all__ = ["QueryContext", "validate_symbol", "validate_position", "whole_number", "validate_flag", "MODES"]
 
 MODES = ("definition", "declaration", "type_definition")
 _IDENTIFIER = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
@@ -31,20 +32,35 @@ def validate_symbol(symbol) -> str:
     return symbol.strip()
 
 
-def validate_position(line, column) -> tuple[int, int | None]:
+def whole_number(value, field: str, minimum: int = 1) -> int:
+    """``value`` as an int >= ``minimum``, or ``InvalidRequest`` naming ``field``. Only integers
+    are taken (``operator.index``): ``1.5``, ``True`` and the string ``"3"`` are refused, not
+    coerced (REST turns its query strings into integers before the query sees them)."""
+    if value is None:
+        raise InvalidRequest(f"{field} is required (a whole number >= {minimum})", field=field)
+    if isinstance(value, bool):
+        raise InvalidRequest(f"{field} must be a whole number >= {minimum}, got {value!r}", field=field)
     try:
-        line = int(line)
-    except (TypeError, ValueError):
-        raise InvalidRequest(f"line must be a whole number >= 1, got {line!r}", field="line") from None
-    if line < 1:
-        raise InvalidRequest(f"line must be >= 1 (lines are 1-based), got {line}", field="line")
+        value = operator.index(value)
+    except TypeError:
+        raise InvalidRequest(f"{field} must be a whole number >= {minimum}, got {value!r}", field=field) from None
+    if value < minimum:
+        based = {"line": " (lines are 1-based)", "column": " (columns are 1-based)"}.get(field, "")
+        raise InvalidRequest(f"{field} must be >= {minimum}{based}, got {value}", field=field)
+    return value
+
+
+def validate_flag(value, field: str) -> bool:
+    """A true/false argument: only ``True`` or ``False`` (``"yes"``, ``1`` or None are refused)."""
+    if not isinstance(value, bool):
+        raise InvalidRequest(f"{field} must be true or false, got {value!r}", field=field)
+    return value
+
+
+def validate_position(line, column) -> tuple[int, int | None]:
+    line = whole_number(line, "line")
     if column is not None:
-        try:
-            column = int(column)
-        except (TypeError, ValueError):
-            raise InvalidRequest(f"column must be a whole number >= 1, got {column!r}", field="column") from None
-        if column < 1:
-            raise InvalidRequest(f"column must be >= 1 (columns are 1-based), got {column}", field="column")
+        column = whole_number(column, "column")
     return line, column
 
 
@@ -263,10 +279,7 @@ class QueryContext:
         """The indexed line of ``line`` in notebook cell ``cell`` (0-based index in ``cells``)."""
         if cell is None:
             return line
-        try:
-            cell = int(cell)
-        except (TypeError, ValueError):
-            raise InvalidRequest(f"cell must be a whole number >= 0, got {cell!r}", field="cell") from None
+        cell = whole_number(cell, "cell", minimum=0)
         view = self.resolver.view(path)
         cells = view.facts.notebook_cells if view else None
         if not cells:

@@ -17,7 +17,7 @@ from ..graph.build import NODE_KINDS, CodeGraph
 from ..graph.persist import store_for
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import GraphEdge, GraphNode, GraphResult
-from .context import QueryContext, validate_symbol
+from .context import QueryContext, validate_flag, validate_symbol
 from .definition import _implementation
 
 __all__ = ["dependencies_of", "dependents_of", "paths_between", "call_graph", "find_symbol", "SymbolLookup",
@@ -173,6 +173,7 @@ def dependents_of(ctx: QueryContext, file, symbol, include_name_matches: bool = 
 
 def _closure(ctx: QueryContext, file, symbol, include_name_matches: bool, forward: bool) -> GraphResult:
     symbol = validate_symbol(symbol)
+    include_name_matches = validate_flag(include_name_matches, "include_name_matches")
     query = "dependencies" if forward else "dependents"
     ctx.file_argument(file)
     with ctx.lock:
@@ -193,6 +194,9 @@ def _closure(ctx: QueryContext, file, symbol, include_name_matches: bool, forwar
 def paths_between(ctx: QueryContext, source, target, include_name_matches: bool = False) -> GraphResult:
     file_a, symbol_a = _pair(source, "from")
     file_b, symbol_b = _pair(target, "to")
+    ctx.file_argument(file_a, field="from_file")   # a refusal names the argument
+    ctx.file_argument(file_b, field="to_file")
+    include_name_matches = validate_flag(include_name_matches, "include_name_matches")
     with ctx.lock:
         ctx.fresh()
         lookup_a, failure = _lookup_or_fail(ctx, file_a, symbol_a, "paths")
@@ -245,6 +249,7 @@ def paths_between(ctx: QueryContext, source, target, include_name_matches: bool 
 
 def call_graph(ctx: QueryContext, include_name_matches: bool = False) -> GraphResult:
     """The whole graph: every node and every edge (name-only edges only when asked)."""
+    include_name_matches = validate_flag(include_name_matches, "include_name_matches")
     with ctx.lock:
         ctx.fresh()
         graph = _graph(ctx)

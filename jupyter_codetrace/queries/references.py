@@ -9,7 +9,7 @@ from __future__ import annotations
 from ..errors import InvalidRequest
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import Location, Reference, ReferencesResult
-from .context import QueryContext, validate_position, validate_symbol
+from .context import QueryContext, validate_flag, validate_position, validate_symbol
 from .definition import _CALLABLE, _declaration, _implementation, binding_at, locate
 
 __all__ = ["find_references", "references_to"]
@@ -21,6 +21,7 @@ _VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "enum_mem
 def find_references(ctx: QueryContext, symbol, file, line, column=None, include_declaration=False,
                     cell=None) -> ReferencesResult:
     line, column = validate_position(line, column)
+    include_declaration = validate_flag(include_declaration, "include_declaration")
     path = ctx.file_argument(file)
     if symbol is None and column is not None:
         with ctx.lock:  # a cursor position without a name: the identifier there

@@ -7,7 +7,7 @@ from rapidfuzz import fuzz, process
 from ..errors import InvalidRequest
 from ..resolve.resolver import Symbol
 from ..results import SymbolMatch, SymbolsResult
-from .context import QueryContext
+from .context import QueryContext, whole_number
 
 __all__ = ["symbols"]
 
@@ -17,11 +17,8 @@ _SEARCHED_KINDS_EXCLUDED = {"parameter"}
 def symbols(ctx: QueryContext, query, limit=50) -> SymbolsResult:
     if not isinstance(query, str) or not query.strip():
         raise InvalidRequest("query is required (part of a symbol name)", field="query")
-    try:
-        limit = int(limit)
-    except (TypeError, ValueError):
-        raise InvalidRequest(f"limit must be a whole number, got {limit!r}", field="limit") from None
-    if not 1 <= limit <= 1000:
+    limit = whole_number(limit, "limit")
+    if limit > 1000:
         raise InvalidRequest(f"limit must be between 1 and 1000, got {limit}", field="limit")
     query = query.strip()
     wanted = query.split(".")[-1]

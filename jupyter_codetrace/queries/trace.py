@@ -19,7 +19,7 @@ from ..graph import traverse
 from ..graph.build import CALLABLE_KINDS, NODE_KINDS
 from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import TraceResult
-from .context import QueryContext, validate_symbol
+from .context import QueryContext, validate_flag, validate_symbol
 from .definition import _implementation, describe
 from .graph import _graph, find_symbol
 from .references import references_to
@@ -34,6 +34,8 @@ _SUPERTYPES = traverse.Follow(frozenset({"EXTENDS", "IMPLEMENTS"}))
 
 def trace(ctx: QueryContext, symbol, file=None, references=False, calls=False, types=False) -> TraceResult:
     symbol = validate_symbol(symbol)
+    references, calls, types = (validate_flag(v, n) for v, n in
+                                ((references, "references"), (calls, "calls"), (types, "types")))
     if file is not None and isinstance(file, str) and not file.strip():
         file = None
     if file is not None:
