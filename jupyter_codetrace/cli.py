@@ -330,7 +330,10 @@ def _run(args: argparse.Namespace) -> tuple[str, int] | None:
             if result.status == "found" and not args.json and args.format != "text":
                 return (result.to_dot() if args.format == "dot" else result.to_svg()), 0
         elif args.command == "export":
-            result = project.export_scip(args.output)
+            try:
+                result = project.export_scip(args.output)
+            except OSError as error:  # -o names a folder, or a path under a file: the caller's argument
+                raise InvalidRequest(f"cannot write {args.output!r}: {error.strerror or error}", field="output") from None
         elif args.command == "graph":
             result = project.call_graph(include_name_matches=args.include_name_matches)
             if args.format == "dot":
