@@ -66,7 +66,9 @@ longer has SYMBOL there (a line added above it), the entry fails and says where 
 Blank lines and lines starting with ``#`` are ignored; a line of any other shape fails.
 
 An unknown word fails (a misspelt one would check nothing). Adding a fixture or an assertion
-needs no change here.
+needs no change here. Each precise language's fixtures must keep at least
+``MINIMUM_ASSERTIONS`` of each kind (``def``, negative words, ``not-def`` traps, exact sets):
+``test_each_precise_language_carries_enough_assertions`` counts the collected assertions.
 """
 
 from __future__ import annotations
@@ -602,6 +604,63 @@ def test_every_fixture_carries_assertions() -> None:
     per_root = Counter(a.fixture for a in ASSERTIONS)
     empty = [root.name for root in fixture_roots() if not per_root[root.name]]
     assert not empty, f"fixture roots without caret assertions: {empty}"
+
+
+# The languages resolved precisely (not by the name-only fallback), and the least each one's
+# fixtures must carry: a wrong answer beside the right one is only caught by a negative or exact
+# word, so deleting those (or never writing them for a new language) fails here.
+PRECISE_LANGUAGES = ("python", "typescript", "javascript", "rust", "c", "cpp", "go", "java", "elixir")
+_LANGUAGE_ALIASES = {"tsx": "typescript", "jsx": "javascript"}
+NEGATIVE_WORDS = frozenset({"not-def", "not-calls", "calls-exactly", "refs-at"})
+MINIMUM_ASSERTIONS = {
+    "def": 10,                                          # find_definition's answer
+    "negative": 5,                                      # any of NEGATIVE_WORDS
+    "not-def": 5,                                       # traps for find_definition
+    "exact": 3,                                         # calls-exactly and refs-at together
+}
+
+
+def _language_of(a: CaretAssertion) -> str | None:
+    try:
+        from jupyter_codetrace.languages import for_path
+
+        name = getattr(for_path(a.file), "name", None)
+    except Exception:  # noqa: BLE001 - an unknown extension is no precise language
+        return None
+    return _LANGUAGE_ALIASES.get(name, name)
+
+
+def assertion_counts(assertions: list[CaretAssertion]) -> dict[str, Counter]:
+    """language -> Counter of word kinds (``def``, ``negative``, ``not-def``, ``exact``), over
+    the well-formed assertions."""
+    counts: dict[str, Counter] = {}
+    for a in assertions:
+        language = _language_of(a)
+        if a.error or language is None:
+            continue
+        kinds = counts.setdefault(language, Counter())
+        kinds[a.word] += 1
+        if a.word in NEGATIVE_WORDS:
+            kinds["negative"] += 1
+        if a.word in ("calls-exactly", "refs-at"):
+            kinds["exact"] += 1
+    return counts
+
+
+@pytest.mark.parametrize("language", PRECISE_LANGUAGES)
+def test_each_precise_language_carries_enough_assertions(language: str) -> None:
+    """Counted from the collected assertions, so deleting them from a fixture fails here."""
+    kinds = assertion_counts(ASSERTIONS).get(language, Counter())
+    short = {kind: f"{kinds[kind]} < {least}" for kind, least in MINIMUM_ASSERTIONS.items() if kinds[kind] < least}
+    assert not short, f"{language}: too few fixture assertions of each kind: {short} (have {dict(kinds)})"
+
+
+def test_assertion_counts_are_per_language_and_kind() -> None:
+    text = ("x = f(1)\n#   ^ def: a.py:1\n#   ^ not-def: b.py:2\n#   ^ refs-at: a.py:1\n"
+            "#   ^ calls-exactly: none\n#   ^ def:\n")
+    counts = assertion_counts(parse_assertions(text, "#", file="a.py"))
+    assert counts["python"] == Counter({"def": 1, "not-def": 1, "refs-at": 1, "calls-exactly": 1,
+                                        "negative": 3, "exact": 2})
 
 
 def test_parser_reads_carets_in_code_points() -> None:
