@@ -41,6 +41,7 @@ _ROOT_MARKERS = (".git", "pyproject.toml", "package.json", "Cargo.toml", "go.mod
 _SESSION_CELL = re.compile(r"^<ipython-input-(\d+)-[0-9a-f]+>$|^/tmp/ipykernel_\d+/\d+\.py$")
 _DOTTED = re.compile(r"^[A-Za-z_]\w*(?:\.[A-Za-z_]\w*)*$")
 _SESSION_FILE = "session.ipynb"
+_NOT_WHOLE = re.compile(r"^[-+]?(\d+\.\d*|\.\d+|\d+)$")   # a number where LINE or COL goes
 
 
 def find_root(start: str | os.PathLike) -> Path:
@@ -58,6 +59,9 @@ def _location(text: str) -> tuple[str, int | None, int | None]:
     numbers = []
     while len(parts) > 1 and parts[-1].isdigit() and len(numbers) < 2:
         numbers.insert(0, int(parts.pop()))
+    if len(parts) > 1 and _NOT_WHOLE.match(parts[-1]):
+        # `main.py:1.5`, `main.py:-3`: a line that is not a whole number >= 1, not a file name
+        raise UsageError(f"expected FILE[:LINE[:COL]] with LINE and COL whole numbers >= 1, got {text!r}")
     file = ":".join(parts)
     line = numbers[0] if numbers else None
     column = numbers[1] if len(numbers) > 1 else None
@@ -391,6 +395,8 @@ class CodetraceMagics(Magics):
             raise
         except SystemExit:  # argparse's own exit on a malformed line
             raise UsageError(f"%{magic.__name__.rstrip('_')}: invalid arguments {line!r}") from None
+        except ValueError as error:  # the line's quoting: `%def "unbalanced`
+            raise UsageError(f"%{magic.__name__.rstrip('_')}: {error} in {line!r}") from None
 
     def close(self) -> None:
         self.session.close()
