@@ -86,6 +86,8 @@
 
 ; Inside macro arguments (`println!("{}", c.area())`) only tokens exist: `a.b` is read as a member.
 (token_tree (identifier) @receiver . "." . (identifier) @reference)
+; ... and `Circle::new` as a path.
+(token_tree (identifier) @receiver . "::" . (identifier) @reference)
 
 (assignment_expression left: (identifier) @reference.write)
 (assignment_expression left: (field_expression field: (field_identifier) @reference.write))
@@ -98,6 +100,9 @@
 
 (call_expression function: (_) @call.callee) @call
 (macro_invocation macro: (_) @call.callee) @call
+; Inside macro arguments a name followed by a parenthesised token tree is a call:
+; `println!("{}", rounded(x))`, `format!("{}", self.area())`.
+(token_tree (identifier) @call.callee . (token_tree . "(") @call)
 (struct_expression name: [(type_identifier) (scoped_type_identifier)] @call.callee) @call @call.new
 
 ; ---------------------------------------------------------------- Imports
