@@ -86,8 +86,6 @@
 
 ; Inside macro arguments (`println!("{}", c.area())`) only tokens exist: `a.b` is read as a member.
 (token_tree (identifier) @receiver . "." . (identifier) @reference)
-; ... and `Circle::new` as a path.
-(token_tree (identifier) @receiver . "::" . (identifier) @reference)
 
 (assignment_expression left: (identifier) @reference.write)
 (assignment_expression left: (field_expression field: (field_identifier) @reference.write))
