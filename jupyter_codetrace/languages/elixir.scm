@@ -63,7 +63,9 @@
 
 ; ---------------------------------------------------------------- Calls
 
-(call target: (_) @call.callee) @call
+; `item.cents` (a variable's dotted name without parentheses) reads a map or struct field: no call.
+((call target: (_) @call.callee) @call
+ (#not-match? @call "^[a-z_][A-Za-z0-9_]*[.][a-z_][A-Za-z0-9_]*[?!]?$"))
 
 ; ---------------------------------------------------------------- Imports
 
