@@ -101,6 +101,8 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--workers", type=int, default=1, help="mutmut worker processes (default 1)")
     parser.add_argument("--timeout-multiplier", type=float, default=3.0,
                         help="a mutant's CPU limit is 2 x this x (its tests' clean time + 1 s)")
+    parser.add_argument("--deselect", action="append", default=[], metavar="NODEID",
+                        help="leave out a test (repeatable): the selection must pass on the unmutated code")
     parser.add_argument("--ref", default="HEAD", help="the commit to export (default HEAD)")
     parser.add_argument("--overlay", nargs="*", default=[],
                         help="work-tree files laid over the export (e.g. new, uncommitted tests)")
@@ -147,7 +149,8 @@ def export_checkout(ref: str, overlay: list[str], workdir: Path) -> tuple[Path, 
     return src, commit
 
 
-def write_config(src: Path, modules: list[str], tests: list[str], timeout_multiplier: float) -> None:
+def write_config(src: Path, modules: list[str], tests: list[str], deselect: list[str],
+                 timeout_multiplier: float) -> None:
     pyproject = (src / "pyproject.toml").read_text(encoding="utf-8")
     if re.search(r"^\[tool\.mutmut\]", pyproject, re.M):
         sys.exit("pyproject.toml has a [tool.mutmut] table, which mutmut would read instead of ours")
@@ -155,6 +158,8 @@ def write_config(src: Path, modules: list[str], tests: list[str], timeout_multip
     lines += [f"    {module}" for module in modules]
     lines += ["also_copy ="] + [f"    {path}" for path in ALSO_COPY]
     lines += ["pytest_add_cli_args_test_selection ="] + [f"    {test}" for test in tests]
+    if deselect:
+        lines += ["pytest_add_cli_args ="] + [f"    --deselect={nodeid}" for nodeid in deselect]
     lines += [
         # Each mutant runs in a process forked from a server that has only collected the tests,
         # never from the process that ran them for the stats: no cache filled by an unmutated
@@ -222,7 +227,7 @@ def main(argv: list[str] | None = None) -> int:
     src, commit = export_checkout(args.ref, args.overlay, args.workdir)
     stamp = time.strftime("%Y%m%d-%H%M%S")
     log = RESULTS / f"mutation-{stamp}.log"
-    write_config(src, args.modules, args.tests, args.timeout_multiplier)
+    write_config(src, args.modules, args.tests, args.deselect, args.timeout_multiplier)
     print(f"mutmut {version}; {commit[:10]} exported to {src}; log {log}", flush=True)
 
     # 1. Generate the mutants and collect which tests reach which function (mutmut's stats run).
@@ -232,8 +237,17 @@ def main(argv: list[str] | None = None) -> int:
     mutmut(src, ["run", "--max-children", str(args.workers), PREPARE_NAME], log)
     all_names = {module: sorted(load_meta(src, module)["exit_code_by_key"]) for module in args.modules}
     if not any(all_names.values()) or not (src / "mutants" / "mutmut-stats.json").exists():
-        print(log.read_text(encoding="utf-8", errors="replace")[-4000:])
-        sys.exit("mutmut generated no mutants or collected no stats: see the log above")
+        print(log.read_text(encoding="utf-8", errors="replace").replace("\r", "\n")[-2000:])
+        # mutmut hides pytest's output: the usual cause is a test of the selection that fails on
+        # the unmutated export. Name it.
+        check = subprocess.run([sys.executable, "-m", "pytest", "-q", "-p", "no:cacheprovider", "-rf", *args.tests,
+                                *(f"--deselect={nodeid}" for nodeid in args.deselect)],
+                               cwd=src, env=dict(os.environ, PYTHONPATH=str(src)), capture_output=True, text=True)
+        failed = [line for line in check.stdout.splitlines() if line.startswith(("FAILED", "ERROR"))]
+        print("\n".join(failed or check.stdout.splitlines()[-20:]))
+        sys.exit("mutmut generated no mutants or collected no stats"
+                 + (f": {len(failed)} test(s) of the selection fail on the unmutated code of {commit[:10]}"
+                    " (fix them, or leave them out with --deselect NODEID)" if failed else ""))
     prepare_s = time.monotonic() - t0
 
     # 2. The sample.
