@@ -20,16 +20,26 @@ from ..nesting import nesting
 from ..resolve.resolver import MEMBER_OWNER_KINDS, Resolver, Symbol
 from ..workspace import Workspace, is_test_file
 
-__all__ = ["QueryContext", "validate_symbol", "validate_position", "whole_number", "validate_flag", "MODES"]
+__all__ = ["QueryContext", "validate_symbol", "validate_position", "whole_number", "validate_flag", "validate_length", "MODES"]
 
 MODES = ("definition", "declaration", "type_definition")
 _IDENTIFIER = re.compile(r"[^\W\d][\w$]*|\$[\w$]*")
 
 
-def validate_symbol(symbol) -> str:
+MAX_NAME = 1000   # characters: longer is no name of any code (and would fill every not-found message)
+
+
+def validate_symbol(symbol, field: str = "symbol") -> str:
     if not isinstance(symbol, str) or not symbol.strip():
-        raise InvalidRequest("symbol is required (a name such as 'formatDate' or 'User.save')", field="symbol")
-    return symbol.strip()
+        raise InvalidRequest(f"{field} is required (a name such as 'formatDate' or 'User.save')", field=field)
+    return validate_length(symbol.strip(), field)
+
+
+def validate_length(name: str, field: str) -> str:
+    if len(name) > MAX_NAME:
+        raise InvalidRequest(f"{field} is too long ({len(name):,} characters; a name has at most {MAX_NAME:,})",
+                             field=field)
+    return name
 
 
 def whole_number(value, field: str, minimum: int = 1) -> int:

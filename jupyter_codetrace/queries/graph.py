@@ -272,10 +272,9 @@ def _pair(value, field: str) -> tuple[str, str]:
     if file is None or (isinstance(file, str) and not file.strip()):
         raise InvalidRequest(f"{field} file is required", field=f"{field}_file")
     try:
-        symbol = validate_symbol(symbol)
-    except Exception as error:  # noqa: BLE001 - re-raised with the field of this argument
-        raise InvalidRequest(f"{field} symbol is required (a name such as 'formatDate' or 'User.save')",
-                             field=f"{field}_symbol") from error
+        symbol = validate_symbol(symbol, field=f"{field}_symbol")
+    except InvalidRequest as error:  # "from symbol is required", "to symbol is too long"
+        raise InvalidRequest(str(error).replace(f"{field}_symbol", f"{field} symbol", 1), field=error.field) from None
     return file, symbol
 
 

@@ -7,7 +7,7 @@ from rapidfuzz import fuzz, process
 from ..errors import InvalidRequest
 from ..resolve.resolver import Symbol
 from ..results import SymbolMatch, SymbolsResult
-from .context import QueryContext, whole_number
+from .context import QueryContext, validate_length, whole_number
 
 __all__ = ["symbols"]
 
@@ -20,7 +20,7 @@ def symbols(ctx: QueryContext, query, limit=50) -> SymbolsResult:
     limit = whole_number(limit, "limit")
     if limit > 1000:
         raise InvalidRequest(f"limit must be between 1 and 1000, got {limit}", field="limit")
-    query = query.strip()
+    query = validate_length(query.strip(), "query")
     wanted = query.split(".")[-1]
     with ctx.lock:
         resolver = ctx.fresh()
