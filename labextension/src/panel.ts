@@ -218,11 +218,18 @@ export class CodeTracePanel extends Widget {
     const sequence = ++this.shown;
     const loading = el('div', { class: 'jp-CodeTrace-loading' }, `Tracing ${symbol}…`);
     this.view.replaceChildren(loading);
-    const { body } = await requestWhenIndexed<Trace & any>(
-      'trace',
-      { symbol, file, references: true, calls: true, types: true },
-      this.waitOptions(sequence, loading, 'tracing')
-    );
+    let answer;
+    try {
+      answer = await requestWhenIndexed<Trace & any>(
+        'trace',
+        { symbol, file, references: true, calls: true, types: true },
+        this.waitOptions(sequence, loading, 'tracing')
+      );
+    } catch (error) {
+      this.renderFailure(sequence, `Tracing ${symbol}`, error);
+      return;
+    }
+    const { body } = answer;
     if (sequence === this.shown) {
       this.renderTrace(body);
       if (note) {
@@ -264,11 +271,18 @@ export class CodeTracePanel extends Widget {
         return;
       }
     }
-    const { status, body } = await requestWhenIndexed<Definition & any>(
-      'definition',
-      { file: location.file, line: location.line, column: location.column, cell: location.cell ?? undefined },
-      this.waitOptions(sequence, loading, 'looking')
-    );
+    let answer;
+    try {
+      answer = await requestWhenIndexed<Definition & any>(
+        'definition',
+        { file: location.file, line: location.line, column: location.column, cell: location.cell ?? undefined },
+        this.waitOptions(sequence, loading, 'looking')
+      );
+    } catch (error) {
+      this.renderFailure(sequence, `Looking up ${describeLocation(location)}`, error);
+      return;
+    }
+    const { status, body } = answer;
     if (sequence !== this.shown) {
       return; // something else was asked for meanwhile
     }
@@ -329,6 +343,23 @@ export class CodeTracePanel extends Widget {
         problem
       )
     );
+  }
+
+  /** A request that failed (server error, network): said in the view, unless something else was asked for since. */
+  private renderFailure(sequence: number, doing: string, error: unknown): void {
+    if (sequence === this.shown && !this.isDisposed) {
+      this.renderNotFound({ status: 'error', message: `${doing} failed: ${error instanceof Error ? error.message : error}` });
+    }
+  }
+
+  /** Closed: answers still on their way, or waiting for the index, are no longer wanted. */
+  dispose(): void {
+    if (this.isDisposed) {
+      return;
+    }
+    this.shown++;
+    this.picker.clear();
+    super.dispose();
   }
 
   /** While indexing: say so in the view and ask again, unless another symbol was asked for. */
@@ -573,11 +604,18 @@ export class CodeTracePanel extends Widget {
       message.textContent = `Paths to ${toSymbol} (${target.file}:${target.line})…`;
       diagram.replaceChildren();
       const params = { from_file: d.file, from_symbol: d.path.join('.') || d.name, to_file: target.file, to_symbol: toSymbol };
-      const svg = await requestWhenIndexed<string>('paths', { ...params, format: 'svg' }, {
-        onWait: (body, delay) => {
-          message.textContent = waitingMessage(body, delay, 'drawing');
-        }
-      });
+      let svg;
+      try {
+        svg = await requestWhenIndexed<string>('paths', { ...params, format: 'svg' }, {
+          isCurrent: () => !this.isDisposed,
+          onWait: (body, delay) => {
+            message.textContent = waitingMessage(body, delay, 'drawing');
+          }
+        });
+      } catch (error) {
+        message.textContent = `Paths to ${toSymbol} failed: ${error instanceof Error ? error.message : error}`;
+        return;
+      }
       message.textContent = `Paths to ${toSymbol} (${target.file}:${target.line})`;
       if (svg.status === 200) {
         showDiagram(diagram, svg.text);

@@ -121,14 +121,28 @@ export class SymbolPicker {
       this.options.onMessage(null);
       return;
     }
-    const { status, body } = await requestWhenIndexed<Symbols & { message?: string }>(
-      'symbols',
-      { query: text, limit: this.limit },
-      {
-        isCurrent: () => sequence === this.sequence,
-        onWait: (answer, delay) => this.options.onMessage(waitingMessage(answer, delay))
+    let answer;
+    try {
+      answer = await requestWhenIndexed<Symbols & { message?: string }>(
+        'symbols',
+        { query: text, limit: this.limit },
+        {
+          isCurrent: () => sequence === this.sequence,
+          onWait: (body, delay) => this.options.onMessage(waitingMessage(body, delay))
+        }
+      );
+    } catch (error) {
+      if (sequence === this.sequence) {
+        // the server or the network failed: say so (the next search asks again)
+        this.matches = [];
+        this.truncated = false;
+        this.searched = null;
+        this.render();
+        this.options.onMessage(`Search failed: ${error instanceof Error ? error.message : error}`);
       }
-    );
+      return;
+    }
+    const { status, body } = answer;
     if (sequence !== this.sequence) {
       return; // a newer search has started: its answer wins
     }
@@ -139,6 +153,8 @@ export class SymbolPicker {
     this.render();
     if (status === 503) {
       this.options.onMessage(`${statusTitle('indexing')}: type again in a moment.`);
+    } else if (status === 400 && body.message) {
+      this.options.onMessage(body.message); // what is wrong with the text (e.g. too long for a name)
     } else {
       this.options.onMessage(this.matches.length ? null : `No symbol matches “${text}”.`);
     }
