@@ -18,6 +18,7 @@ import hashlib
 import weakref
 from dataclasses import dataclass, field
 
+from ..index.encoding import gc_paused
 from ..languages import by_name
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
@@ -194,6 +195,12 @@ class CodeGraph:
         """Bring the graph up to date with ``index``; returns how many files were redone."""
         if self.generation == index.generation:
             return 0
+        # Resolving allocates millions of acyclic tuples; each full collection then walks them
+        # all and frees nothing (14 on the stdlib: a third of the build's CPU).
+        with gc_paused():
+            return self._update(resolver, index)
+
+    def _update(self, resolver: Resolver, index) -> int:
         self._tables = {}
         current = index.digests()
         from_parts = False
