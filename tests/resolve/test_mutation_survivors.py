@@ -1,0 +1,318 @@
+"""Resolver behaviours that mutation testing found unchecked by the fixture tests (issue 22,
+bench/mutation.py), each pinned with small real files parsed and resolved by a ``Project``:
+
+- value flow (resolve/flow.py): an item of a literal table at a known key, of a nested list, a
+  dict item replaced or added by a later write or ``update``, a call of a call's result, the
+  items a generator yields or a function returns, a parameter passed along recursively, an
+  object that iterates itself returned by an annotated function;
+- types (resolve/types.py): unpacking a literal, unpacking past its end, a quoted annotation that
+  names nothing, a type argument bound two subclasses down, a missing type argument, a type alias
+  of a union that has the members;
+- imports and scopes (resolve/imports.py, scopes.py): `from m import *` honours `__all__`, a
+  namespace-package folder imported from a package and a member asked of it, an Elixir module
+  named in full from another file.
+"""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jupyter_codetrace import Project
+
+TABLES_PY = '''def f():
+    pass
+
+
+def g():
+    pass
+
+
+def h():
+    pass
+
+
+def k():
+    pass
+
+
+def by_key():
+    handlers = {"a": f, "b": g}
+    handlers["a"]()
+
+
+def nested():
+    table = [[f, g], [h, k]]
+    table[0][1]()
+
+
+def written():
+    table = {"a": f, "b": g}
+    table["a"] = h
+    table["c"] = k
+    table["a"]()
+
+
+def untouched():
+    table = {"a": f, "b": g}
+    table["a"] = h
+    table["b"]()
+
+
+def updated():
+    table = {"a": f}
+    table.update({"b": g})
+    table["a"]()
+
+
+def make():
+    return f
+
+
+def made():
+    make()()
+
+
+def yielding():
+    yield f
+    yield g
+
+
+def returning():
+    return [h, k]
+
+
+def loops():
+    for one in yielding():
+        one()
+    for other in returning():
+        other()
+
+
+def run(callbacks, n):
+    for callback in callbacks:
+        callback()
+    if n:
+        run(callbacks, n - 1)
+
+
+def start():
+    run([f, g], 3)
+
+
+class Registry:
+    def __iter__(self):
+        return self
+
+    def __next__(self):
+        return k
+
+
+def registry() -> Registry:
+    ...
+
+
+def iterated():
+    for item in registry():
+        item()
+'''
+
+SHAPES_PY = '''class Circle:
+    def area(self):
+        return 1
+
+
+class Square:
+    def area(self):
+        return 2
+
+
+def unpacked():
+    first, second = Circle(), Square()
+    second.area()
+
+
+def past_the_end():
+    one, two, three = Circle(), Square()
+    three.area()
+
+
+def quoted(shape: "Nowhere"):
+    shape.area()
+'''
+
+STARRED_PY = '''__all__ = ["shown"]
+
+
+def shown():
+    pass
+
+
+def hidden():
+    pass
+'''
+
+MAIN_PY = '''from starred import *
+from pkg import spaced
+
+shown()
+hidden()
+spaced.missing()
+'''
+
+MODEL_TS = '''export class Item {
+  name = "";
+}
+
+export class Other {
+  name = "";
+}
+
+export class Base<T, E = Other> {
+  value!: T;
+  extra!: E;
+}
+
+export class Middle<U> extends Base<U> {}
+
+export class Leaf extends Middle<Item> {}
+
+export class Direct extends Base<Item> {}
+
+export function read(leaf: Leaf, direct: Direct) {
+  return [leaf.value.name, direct.value.name, direct.extra.name];
+}
+'''
+
+UNION_TS = '''export class Circle {
+  area() { return 1; }
+}
+
+export class Square {
+  area() { return 2; }
+}
+
+export class Extra {
+  area() { return 3; }
+}
+
+export type Shape = Circle | Square;
+
+export function measure(shape: Shape | Extra) {
+  return shape.area();
+}
+'''
+
+FILES = {
+    "tables.py": TABLES_PY,
+    "shapes.py": SHAPES_PY,
+    "starred.py": STARRED_PY,
+    "other.py": "def hidden():\n    pass\n",
+    "main.py": MAIN_PY,
+    "pkg/__init__.py": "",
+    "pkg/spaced/mod.py": "x = 1\n",
+    "model.ts": MODEL_TS,
+    "union.ts": UNION_TS,
+    "lib/cart.ex": "defmodule Shop.Cart do\n  def total(items), do: length(items)\nend\n",
+    "lib/main.ex": "defmodule Shop.Main do\n  def run(items) do\n    Shop.Cart.total(items)\n  end\nend\n",
+}
+
+
+@pytest.fixture(scope="module")
+def project(tmp_path_factory: pytest.TempPathFactory):
+    root: Path = tmp_path_factory.mktemp("survivors")
+    for name, text in FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    with Project(root, cache_dir=root / ".cache") as opened:
+        yield opened
+
+
+@pytest.fixture(scope="module")
+def calls(project) -> dict[str, list[tuple[str, int, str]]]:
+    """tables.py's CALLS edges by caller: (callee, line, resolution), sorted."""
+    found: dict[str, list[tuple[str, int, str]]] = {}
+    for edge in project.call_graph().edges:
+        if edge.kind == "CALLS" and edge.source.startswith("tables.py#"):
+            found.setdefault(edge.source.split("#", 1)[1], []).append(
+                (edge.target.split("#", 1)[1], edge.line, edge.to_dict()["resolution"]))
+    return {caller: sorted(edges) for caller, edges in found.items()}
+
+
+@pytest.mark.parametrize("caller, expected", [
+    # `handlers["a"]()`: the item at "a", not every item of the table
+    ("by_key", [("f", 19, "inferred")]),
+    # `table[0][1]()`: the inner list's second item
+    ("nested", [("g", 24, "inferred")]),
+    # a write at "a" replaces the literal's item there; the write at "c" is another key
+    ("written", [("h", 31, "inferred")]),
+    # writes at other keys leave "b" alone
+    ("untouched", [("g", 37, "inferred")]),
+    # `update` with other keys leaves "a" as written
+    ("updated", [("f", 43, "inferred")]),
+    # `make()()`: what make returns
+    ("made", [("f", 51, "inferred"), ("make", 51, "scope")]),
+    # what a generator yields, what a function returns as a list
+    ("loops", [("f", 65, "inferred"), ("g", 65, "inferred"), ("h", 67, "inferred"), ("k", 67, "inferred"),
+               ("returning", 66, "scope"), ("yielding", 64, "scope")]),
+    # a parameter's items, from the caller, through a recursive call passing it along
+    ("run", [("f", 72, "inferred"), ("g", 72, "inferred"), ("run", 74, "scope")]),
+    # an object that iterates itself, returned by a function only annotated to return it
+    ("iterated", [("Registry.__iter__", 94, "inferred"), ("Registry.__next__", 94, "inferred"),
+                  ("k", 95, "inferred"), ("registry", 94, "scope")]),
+])
+def test_values_flow_into_calls(calls, caller, expected):
+    assert calls[caller] == expected
+
+
+def _definition(project, symbol, file, line, column):
+    d = project.find_definition(symbol, file, line, column).to_dict()
+    return d["status"], d.get("file"), d.get("line"), d.get("resolution")
+
+
+def test_unpacking_a_literal_types_each_name(project):
+    assert _definition(project, "area", "shapes.py", 13, 12) == ("found", "shapes.py", 7, "member")
+
+
+def test_unpacking_past_the_end_of_a_literal_knows_no_type(project):
+    status, file, line, _ = _definition(project, "area", "shapes.py", 18, 11)
+    assert status == "unresolved" and file is None
+
+
+def test_a_quoted_annotation_naming_nothing_knows_no_type(project):
+    status, file, line, _ = _definition(project, "area", "shapes.py", 22, 11)
+    assert status == "unresolved" and file is None
+
+
+def test_a_star_import_binds_only_the_names_in_all(project):
+    assert _definition(project, "shown", "main.py", 4, 1) == ("found", "starred.py", 4, "import")
+    # `hidden` is not in starred's __all__: only a same-named guess is left
+    assert _definition(project, "hidden", "main.py", 5, 1) == ("found", "other.py", 1, "name-only")
+
+
+def test_a_namespace_package_folder_is_imported_and_has_only_submodules(project):
+    assert _definition(project, "spaced", "main.py", 2, 17) == ("found", "pkg/spaced", 1, "import")
+    status, file, _, _ = _definition(project, "missing", "main.py", 6, 8)
+    assert status == "unresolved" and file is None
+
+
+def test_a_type_argument_is_bound_through_two_subclasses(project):
+    # Leaf extends Middle<Item> extends Base<U>: Base's `value: T` is an Item
+    assert _definition(project, "name", "model.ts", 21, 22) == ("found", "model.ts", 2, "member")
+    assert _definition(project, "name", "model.ts", 21, 41) == ("found", "model.ts", 2, "member")
+
+
+def test_a_type_parameter_without_an_argument_is_not_taken_from_another(project):
+    # Direct extends Base<Item> gives no argument for E: never Item's `name`
+    status, file, line, _ = _definition(project, "name", "model.ts", 21, 60)
+    assert (status, file, line) in {("unresolved", None, None), ("found", "model.ts", 6)}
+
+
+def test_a_union_alias_with_members_comes_before_a_later_type(project):
+    # `shape: Shape | Extra`: Shape (Circle | Square) is the first type with members
+    assert _definition(project, "area", "union.ts", 16, 16) == ("found", "union.ts", 2, "member")
+
+
+def test_an_elixir_module_named_in_full_is_found_in_another_file(project):
+    assert _definition(project, "total", "lib/main.ex", 3, 15) == ("found", "lib/cart.ex", 2, "member")
