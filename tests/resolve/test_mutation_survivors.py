@@ -204,7 +204,52 @@ export function measure(shape: Shape | Extra) {
 }
 '''
 
+CALLS_PY = '''from pkg import spaced
+
+
+class Circle:
+    def area(self):
+        return 1
+
+    def paint(self):
+        return 1
+
+
+class Square:
+    def area(self):
+        return 2
+
+
+def paint():
+    pass
+
+
+def use(shape):
+    shape.area()
+
+
+def caller(unknown):
+    use(Circle())
+    unknown.area()
+    unknown.paint()
+    unknown.nothing()
+    Circle().nothing()
+    spaced.missing()
+    common()
+
+
+class Box:
+    def __init__(self, callback):
+        callback()
+
+
+def boxed():
+    Box(paint)
+'''
+
 FILES = {
+    **{f"common{i}.py": "def common():\n    pass\n" for i in range(1, 10)},
+    "calls.py": CALLS_PY,
     "tables.py": TABLES_PY,
     "shapes.py": SHAPES_PY,
     "starred.py": STARRED_PY,
@@ -312,6 +357,37 @@ def test_a_type_parameter_without_an_argument_is_not_taken_from_another(project)
 def test_a_union_alias_with_members_comes_before_a_later_type(project):
     # `shape: Shape | Extra`: Shape (Circle | Square) is the first type with members
     assert _definition(project, "area", "union.ts", 16, 16) == ("found", "union.ts", 2, "member")
+
+
+def test_a_parameter_is_typed_by_what_its_callers_pass(project):
+    # `use(Circle())` is use's only call: `shape` is a Circle
+    assert _definition(project, "area", "calls.py", 22, 11) == ("found", "calls.py", 5, "member")
+
+
+def test_a_member_of_an_unknown_receiver_is_guessed_only_among_members(project):
+    # one method `paint` (Circle's); the top-level function `paint` is no member
+    assert _definition(project, "paint", "calls.py", 28, 13) == ("found", "calls.py", 8, "name-only")
+
+
+def test_a_name_only_guess_lists_its_rivals_up_to_eight(project):
+    d = project.find_definition("common", "calls.py", 32, 5).to_dict()
+    assert (d["status"], d["file"], d["resolution"]) == ("found", "common1.py", "name-only")
+    assert [c["file"] for c in d["candidates"]] == [f"common{i}.py" for i in range(2, 9)]
+
+
+def test_calls_left_unresolved_are_the_outgoing_external_calls(project):
+    """Members no type tells (`unknown.area()`, several classes define it; `unknown.nothing()`,
+    none does), a member a class lacks, a submodule a namespace package lacks: each is an
+    external call of the caller, in the order written."""
+    outgoing = project.trace("caller", "calls.py", calls=True).to_dict()["calls"]["outgoing"]
+    assert [c["symbol"] for c in outgoing if c.get("external")] == ["area", "nothing", "missing"]
+    assert sorted(c["symbol"] for c in outgoing if not c.get("external")) == ["Circle", "use"]   # no guesses
+
+
+def test_a_class_called_passes_its_arguments_to_the_constructor(project):
+    edges = {(e.source, e.target, e.to_dict()["resolution"]) for e in project.call_graph().edges}
+    assert ("calls.py#Box.__init__", "calls.py#paint", "inferred") in edges
+    assert ("calls.py#boxed", "calls.py#Box.__init__", "scope") in edges
 
 
 def test_an_elixir_module_named_in_full_is_found_in_another_file(project):
