@@ -10,7 +10,7 @@ step in a fresh process, with CPU seconds of the process beside wall time and pe
 The floor, measured in the same run, is step 1's index alone (the bar: graph ≤ 50 % of it; a
 restart's first graph answer ≤ 0.5 s).
 
-    .venv/bin/python bench/graph_restart.py [--quick] [--runs 3]
+    .venv/bin/python bench/graph_restart.py [--quick] [--runs 3] [--scale 1|2|4]
 """
 
 from __future__ import annotations
@@ -42,7 +42,8 @@ total = (time.perf_counter() - wall0, cpu() - cpu0)
 graph = project._context._code_graph
 print(json.dumps({"index": index, "total": total, "graph": [total[0] - index[0], total[1] - index[1]],
                   "status": answer.status, "redone": graph.last_rebuilt, "edges": graph.graph.number_of_edges(),
-                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024}))
+                  "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "largest_worker_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 '''
 
 
@@ -57,11 +58,18 @@ def main() -> None:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--quick", action="store_true", help="the 200-file corpus")
     parser.add_argument("--runs", type=int, default=3, help="restart measurements (the minimum is kept)")
+    parser.add_argument("--scale", type=int, default=1,
+                        help="N copies of the corpus side by side (copy_1/ … beside the original): growth from 1× to N×")
     args = parser.parse_args()
     corpus, meta = ensure_stdlib_corpus(quick=args.quick)
     with tempfile.TemporaryDirectory(prefix="codetrace-graph-restart-") as tmp:
         root = Path(tmp) / "corpus"
         shutil.copytree(corpus, root)
+        for copy in range(1, args.scale):
+            shutil.copytree(corpus, root / f"copy_{copy}")
+        if args.scale > 1:
+            meta = {**meta, "files": meta.get("files", 0) * args.scale, "lines": meta.get("lines", 0) * args.scale,
+                    "scale": args.scale}
         # a class used across the corpus (in both the full stdlib and its first 200 files)
         file, symbol = "argparse.py", "ArgumentParser"
         cache = Path(tmp) / "cache"

@@ -119,16 +119,14 @@ class CodeGraph:
         self.last_rebuilt = 0
         self._node_names: set[str] = set()
         self._implicit: list[tuple[str, str, str]] | None = None   # inferred IMPLEMENTS edges (Go)
-        # Read from the store's snapshot and not yet needed: each file's edge keys and node ids
-        # (its part is loaded on the first change, see _load_parts).
-        self._pending: dict[str, tuple[range, tuple[str, ...]]] | None = None
         self._snapshot_due = False    # the graph changed since the store's snapshot was written
         self._exit_hook = False
 
     # ------------------------------------------------------------------ kept for the next process
     def _read_snapshot(self) -> bool:
-        """The whole graph as a new process left it (one read of flat arrays, no part decoded);
-        the files changed since are redone by ``update`` as after an edit."""
+        """The whole graph as a new process left it: one read of flat arrays, and of each file
+        what an update needs (its edge keys, node ids, names, interface, what it read) — no part
+        decoded. The files changed since are then redone as after an edit."""
         found = self.store.load_snapshot()
         if found is None:
             return False
@@ -136,57 +134,42 @@ class CodeGraph:
             (digests, files, implicit), data = found
             graph = CompactGraph.from_snapshot(data)
             hashes = dict(digests)
-            pending, ids = {}, graph._base.ids
-            for path, start, count, slots in files:
-                pending[path] = (range(start, start + count), tuple(ids[i] for i in slots))
-            if set(pending) != set(hashes):
+            ids, parts, keys = graph.snapshot_ids(), {}, {}
+            for path, start, count, slots, interface, names, read in files:
+                parts[path] = FileGraph(path, f"{path}#", dict.fromkeys(ids[i] for i in slots), [], {},
+                                        frozenset(read), frozenset(names), interface)
+                keys[path] = range(start, start + count)
+            if set(parts) != set(hashes):
                 raise ValueError("a snapshot whose files and digests differ")
-            edges = [graph._edge_at(key) for key in implicit]
+            edges = [graph.edge_of_key(key) for key in implicit]
         except (ValueError, TypeError, IndexError, KeyError):
             return False
         if any(e is None for e in edges):
             return False
-        self.graph, self._hashes, self._pending = graph, hashes, pending
+        self.graph, self._hashes, self.files, self._keys = graph, hashes, parts, keys
         self._implicit = [(e[0], e[1], key) for e, key in zip(edges, implicit)]
-        return True
-
-    def _load_parts(self) -> bool:
-        """The parts of the files a snapshot holds, for an update that needs them (what each read,
-        its names, its interface); False when the store lacks one (then the graph is built from
-        the parts alone)."""
-        pending, self._pending = self._pending, None
-        parts = {fg.path: (fg, digest) for fg, digest in self.store.load(FileGraph)}
-        for path, (keys, _nodes) in pending.items():
-            fg, digest = parts.get(path, (None, None))
-            if fg is None or digest != self._hashes.get(path) or len(fg.edges) != len(keys):
-                self.graph, self.files, self._keys, self._hashes, self._implicit = CompactGraph(), {}, {}, {}, None
-                return False
-            self.files[path] = fg
-            self._keys[path] = keys
         return True
 
     def write_snapshot(self) -> None:
         """Keep the whole graph for the next process (when it changed since the last time)."""
-        if self.store is None or not self._snapshot_due or self._pending is not None:
+        if self.store is None or not self._snapshot_due:
             return
         order, files = [], []
         for path, fg in self.files.items():
             keys = self._keys.get(path, ())
-            files.append((path, len(order), len(keys), fg.nodes))
+            files.append((path, len(order), len(keys), fg))
             order.extend(keys)
         implicit = [key for _s, _t, key in self._implicit or ()]
         data, new_key = self.graph.snapshot(order + implicit)
         slot_of = {node: i for i, node in enumerate(data[1])}
-        files = tuple((path, start, count, tuple(slot_of[n] for n in nodes if n in slot_of))
-                      for path, start, count, nodes in files)
+        files = tuple((path, start, count, tuple(slot_of[n] for n in fg.nodes if n in slot_of), fg.interface,
+                       tuple(sorted(fg.names)), tuple(sorted(fg.read))) for path, start, count, fg in files)
         digests = tuple((path, self._hashes[path]) for path in self.files if path in self._hashes)
         if self.store.save_snapshot(((digests, files, tuple(new_key[k] for k in implicit)), data)):
             self._snapshot_due = False
 
     def file_nodes(self, path: str) -> tuple[str, ...]:
         """The ids of the nodes ``path`` defines."""
-        if self._pending is not None and path in self._pending:
-            return self._pending[path][1]
         fg = self.files.get(path)
         return tuple(fg.nodes) if fg is not None else ()
 
@@ -204,17 +187,11 @@ class CodeGraph:
         self._tables = {}
         current = index.digests()
         from_parts = False
-        if self.store is not None and not self.files and not self._hashes and self._pending is None:
-            # a new process starts where an earlier one stopped: its graph, with the digests of
-            # the files it was made from (what changed since is redone below, as in-process)
-            self._read_snapshot()
-        if self._pending is not None:
-            if current == self._hashes:
-                self.generation, self.last_rebuilt = index.generation, 0
-                return 0
-            self._load_parts()
-        if self.store is not None and not self.files and not self._hashes:
-            from_parts = True   # no snapshot: the graph from each file's part
+        if self.store is not None and not self.files and not self._hashes and not self._read_snapshot():
+            # a new process starts where an earlier one stopped: its graph (above), else its
+            # parts, with the digests of the files they were made from (what changed since is
+            # redone below, as in-process)
+            from_parts = True
             for fg, digest in self.store.load(FileGraph):
                 self._add(fg)
                 self._hashes[fg.path] = digest
@@ -282,9 +259,8 @@ class CodeGraph:
         fg = self.files.pop(path, None)
         if fg is None:
             return
-        for (source, target, *_), key in zip(fg.edges, self._keys.pop(path, ())):
-            if self.graph.has_edge(source, target, key):  # not when a node removal took it
-                self.graph.remove_edge(source, target, key)
+        for key in self._keys.pop(path, ()):
+            self.graph.discard_edge(key)   # (a node removal may have taken it already)
         for node_id in fg.nodes:
             if self.graph.has_node(node_id):
                 self.graph.nodes[node_id].clear()

@@ -226,6 +226,19 @@ class CompactGraph:
             edge = self._edges[key] = (ids[s], ids[t], strings[kind], strings[file], line, strings[resolution])
         return edge
 
+    def edge_of_key(self, key: int) -> tuple | None:
+        """(source, target, kind, file, line, resolution) of edge ``key``; None once removed."""
+        return self._edge_at(key) if isinstance(key, int) and 0 <= key < len(self._edges) else None
+
+    def discard_edge(self, key: int) -> None:
+        """Remove edge ``key`` if it is still there (keys are never given twice)."""
+        if self.edge_of_key(key) is not None:
+            self._remove(key)
+
+    def snapshot_ids(self) -> tuple[str, ...]:
+        """Node ids by their slot in the snapshot this graph was read from."""
+        return self._base.ids if self._base is not None else ()
+
     def has_edge(self, source: str, target: str, key) -> bool:
         return self._edge(source, target, key) is not None
 
