@@ -87,6 +87,38 @@ class Endpoint(TypedDict):
     symbol: Symbol
 
 
+# Each tool's argument for a field of the Python API (InvalidRequest.field): a tool error names
+# what the agent wrote (`file_path is required`, not `file is required`). The tools' argument
+# tables: parameters.py and tests/test_parameter_lists.py.
+_ARGUMENTS: dict[str, dict[str, str]] = {
+    "find_definition": {"symbol": "symbol_name", "file": "file_path", "line": "line_number",
+                        "column": "column_number"},
+    "go_to_definition": {"symbol": "locate.find", "file": "locate.file_path", "line": "locate.line",
+                         "mode": "mode"},
+    "find_references": {"file": "path", "line": "line", "column": "character", "symbol": "character",
+                        "include_declaration": "include_declaration"},
+    "codebase_trace": {"symbol": "symbol", "file": "file", "references": "references", "calls": "calls",
+                       "types": "types"},
+    "dependenciesOf": {"file": "file_path", "symbol": "symbol"},
+    "dependentsOf": {"file": "file_path", "symbol": "symbol"},
+    "pathsBetween": {"from_file": "from.file_path", "from_symbol": "from.symbol", "to_file": "to.file_path",
+                     "to_symbol": "to.symbol"},
+    "search_symbols": {"query": "query", "limit": "limit"},
+}
+_LOCATE_BY_NAME = {"symbol": "locate.symbol", "mode": "mode"}
+
+
+def _renamed(message: str, field: str | None, argument: str | None) -> str:
+    """``message`` (which opens with the API's ``field``, e.g. "file is required", or "from file
+    is required" for ``from_file``) with the tool's ``argument`` in its place."""
+    if not field or not argument or argument == field:
+        return message
+    for spelled in (field, field.replace("_", " ")):
+        if message == spelled or message.startswith(spelled + " "):
+            return argument + message[len(spelled):]
+    return f"{argument}: {message}"
+
+
 def _text_result(text: str, data: dict | None = None) -> CallToolResult:
     """The text and the structured content (the result's to_dict()), each within TEXT_BUDGET
     characters and saying what was cut (mcp_budget)."""
@@ -127,21 +159,25 @@ class _Tools:
             raise ToolError(f"The project could not be opened: {self._error}")
         return self._project
 
-    def call(self, query, *args, **kwargs):
+    def call(self, tool: str | dict, query, *args, **kwargs):
+        """``query(*args, **kwargs)``; an InvalidRequest becomes a tool error naming the tool's own
+        argument (``_ARGUMENTS[tool]``, or the mapping ``tool``), not the Python API's field."""
         try:
             return query(*args, **kwargs)
         except InvalidRequest as error:
+            names = tool if isinstance(tool, dict) else _ARGUMENTS.get(tool, {})
+            argument = names.get(error.field, error.field)
             if error.outside_root:
-                raise ToolError(f"Invalid request: {error.field or 'path'} is outside the project root; "
+                raise ToolError(f"Invalid request: {argument or 'path'} is outside the project root; "
                                 "give a path relative to the project root.") from None
-            raise ToolError(f"Invalid request: {error}") from None
+            raise ToolError(f"Invalid request: {_renamed(str(error), error.field, argument)}") from None
         except CodetraceError as error:
             raise ToolError(str(error)) from None
 
     # ------------------------------------------------------------------ definitions
     def find_definition(self, symbol_name: str, file_path: str, line_number: int,
                         column_number: int | None = None) -> CallToolResult:
-        result = self.call(self.project.find_definition, symbol_name, file_path, line_number, column_number)
+        result = self.call("find_definition", self.project.find_definition, symbol_name, file_path, line_number, column_number)
         if result.found:
             return _text_result(result.to_text(), result.to_dict())
         lead = _SEED_000_ERRORS.get(result.status)  # the seed's sentence first, then the details
@@ -151,19 +187,27 @@ class _Tools:
                          include_code: bool = True) -> CallToolResult:
         if not isinstance(locate, dict):
             raise ToolError("Invalid request: locate must be {file_path, line, find} or {symbol}")
-        if locate.get("symbol") and not locate.get("file_path") and mode != "definition":
+        by_name = "symbol" in locate and locate.get("file_path") is None and locate.get("line") is None \
+            and locate.get("find") is None
+        if by_name and mode != "definition":
             # by name, in the mode asked: the engine says when it fell back to the definition
-            result = self.call(self.project.find_definition, locate["symbol"], None, None, None, mode)
-        elif locate.get("symbol") and not locate.get("file_path"):
-            trace = self.call(self.project.trace, locate["symbol"])
+            result = self.call(_LOCATE_BY_NAME, self.project.find_definition, locate["symbol"], None, None, None, mode)
+        elif by_name:
+            trace = self.call(_LOCATE_BY_NAME, self.project.trace, locate["symbol"])
             if not trace.found:
                 return _text_result(f"# {_title(mode)}\n\n**{trace.status}**: {trace.message}\n", trace.to_dict())
             result = trace.definition
         else:
-            file_path, line, find = locate.get("file_path"), locate.get("line"), locate.get("find") or locate.get("symbol")
-            if not find:
+            file_path, line = locate.get("file_path"), locate.get("line")
+            key = "find" if locate.get("find") is not None or "symbol" not in locate else "symbol"
+            find = locate.get(key)
+            if find is None:
                 raise ToolError("Invalid request: locate.find (the text of the name on that line) is required")
-            result = self.call(self.project.find_definition, find, file_path, line, None, mode)
+            if line is None and file_path is not None:
+                raise ToolError("Invalid request: locate.line is required with locate.file_path (to look a name up "
+                                "anywhere in the project, give locate={symbol})")
+            names = {**_ARGUMENTS["go_to_definition"], "symbol": f"locate.{key}"}
+            result = self.call(names, self.project.find_definition, find, file_path, line, None, mode)
         shown = result
         if result.found:
             shown = dataclasses.replace(result, doc=result.doc if include_hover else None,
@@ -173,7 +217,7 @@ class _Tools:
     # ------------------------------------------------------------------ references
     def find_references(self, path: str, line: int, character: int,
                         include_declaration: bool = False) -> CallToolResult:
-        result = self.call(self.project.find_references, None, path, line, character, include_declaration)
+        result = self.call("find_references", self.project.find_references, None, path, line, character, include_declaration)
         if not result.found:
             return _text_result(_not_found_text(result), result.to_dict())
         lines = [f"status: found", f"count: {plural(result.count, 'reference')} in {plural(result.files, 'file')}",
@@ -191,27 +235,28 @@ class _Tools:
     # ------------------------------------------------------------------ trace and graph
     def codebase_trace(self, symbol: str, file: str | None = None, references: bool = False,
                        calls: bool = False, types: bool = False) -> CallToolResult:
-        result = self.call(self.project.trace, symbol, file, references, calls, types)
+        result = self.call("codebase_trace", self.project.trace, symbol, file, references, calls, types)
         return _text_result(result.to_text(), result.to_dict())
 
     def dependencies_of(self, file_path: str, symbol: str) -> CallToolResult:
-        result = self.call(self.project.dependencies_of, file_path, symbol)
+        result = self.call("dependenciesOf", self.project.dependencies_of, file_path, symbol)
         return _text_result(result.to_text(), result.to_dict())
 
     def dependents_of(self, file_path: str, symbol: str) -> CallToolResult:
-        result = self.call(self.project.dependents_of, file_path, symbol)
+        result = self.call("dependentsOf", self.project.dependents_of, file_path, symbol)
         return _text_result(result.to_text(), result.to_dict())
 
     def paths_between(self, source: dict, target: dict) -> CallToolResult:
         for name, value in (("from", source), ("to", target)):
-            if not isinstance(value, dict) or not value.get("file_path") or not value.get("symbol"):
+            if not isinstance(value, dict):
                 raise ToolError(f"Invalid request: {name} must be {{file_path, symbol}}")
-        result = self.call(self.project.paths_between, (source["file_path"], source["symbol"]),
-                           (target["file_path"], target["symbol"]))
+        # a missing or empty member is the query's to name (`to.file_path is required`)
+        result = self.call("pathsBetween", self.project.paths_between, (source.get("file_path"), source.get("symbol")),
+                           (target.get("file_path"), target.get("symbol")))
         return _text_result(result.to_text(), result.to_dict())
 
     def search_symbols(self, query: str, limit: int = 20) -> CallToolResult:
-        result = self.call(self.project.symbols, query, limit)
+        result = self.call("search_symbols", self.project.symbols, query, limit)
         text = result.to_text() if result.matches else f"No symbol matches '{query}'.\n"
         return _text_result(text, result.to_dict())
 

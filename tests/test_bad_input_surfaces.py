@@ -431,14 +431,6 @@ TOOLS = [
     Tool("search_symbols", "symbols", {"query": "order"}, {"query": "query", "limit": "limit"}),
 ]
 
-# The tool errors that name the Python API's field, not the tool's argument (`file is
-# required` for `file_path`): mcp_server._Tools.call passes InvalidRequest's message on as it is.
-MCP_NAMES_THE_API_FIELD = pytest.mark.xfail(strict=True, reason=(
-    "mcp_server._Tools.call reports InvalidRequest with the Python API's field name (file, symbol, line) "
-    "instead of the tool's argument (file_path, symbol_name, path, locate); pydantic's schema errors "
-    "name the argument"))
-
-
 def _mcp_cases():
     out = []
     for tool in TOOLS:
@@ -479,25 +471,10 @@ def _with(tool: Tool, name: str, value) -> dict:
     return arguments
 
 
-# The cases that reach the query past the tool's schema with an argument the tool names
-# otherwise than the API (filled in from a run: each is a known defect, see the mark's reason).
-MCP_NAMES_THE_API_FIELD_IDS = {
-    "dependenciesOf-file-absolute-elsewhere", "dependenciesOf-file-dotdot", "dependenciesOf-file-empty",
-    "dependenciesOf-file-etc", "dependenciesOf-file-parent", "dependentsOf-file-absolute-elsewhere",
-    "dependentsOf-file-dotdot", "dependentsOf-file-empty", "dependentsOf-file-etc", "dependentsOf-file-parent",
-    "find_definition-file-absolute-elsewhere", "find_definition-file-dotdot", "find_definition-file-empty",
-    "find_definition-file-etc", "find_definition-file-parent", "find_definition-symbol-blank",
-    "find_definition-symbol-empty", "find_definition-symbol-huge", "find_references-file-empty",
-    "go_to_definition-file-absolute-elsewhere", "go_to_definition-file-dotdot", "go_to_definition-file-empty",
-    "go_to_definition-file-etc", "go_to_definition-file-parent", "go_to_definition-symbol-blank",
-    "go_to_definition-symbol-huge",
-}
-
 MCP_CASES = []
 for _tool, _case in _mcp_cases():
     _id = f"{_tool.name}-{_case.name}-{_case.kind}"
-    _marks = [MCP_NAMES_THE_API_FIELD] if _id in MCP_NAMES_THE_API_FIELD_IDS else []
-    MCP_CASES.append(pytest.param(_tool, _case, id=_id, marks=_marks))
+    MCP_CASES.append(pytest.param(_tool, _case, id=_id))
 
 
 class _McpSession:
@@ -550,6 +527,35 @@ def test_mcp(mcp, place, tool, case):
             if words == "is defined in:" and tool.name == "find_references":
                 continue    # the tool takes no name (the one at `character` is used): nothing to look for
             assert words in text, f"{words!r} not in: {text[:500]}"
+
+
+@pytest.mark.parametrize("tool, arguments, message", [
+    ("go_to_definition", {"locate": {"symbol": ""}}, "Invalid request: locate.symbol is required"),
+    ("go_to_definition", {"locate": {"symbol": "   "}, "mode": "declaration"},
+     "Invalid request: locate.symbol is required"),
+    ("go_to_definition", {"locate": {"file_path": "main.py", "line": 11, "symbol": ""}},
+     "Invalid request: locate.symbol is required"),
+    ("go_to_definition", {"locate": {"file_path": "main.py", "find": "place_order"}},
+     "Invalid request: locate.line is required with locate.file_path"),
+    ("go_to_definition", {"locate": {"line": 11, "find": "place_order"}}, "Invalid request: locate.file_path is required"),
+    ("find_definition", {"symbol_name": "place_order", "file_path": "", "line_number": 11},
+     "Invalid request: file_path is required"),
+    ("find_definition", {"symbol_name": " ", "file_path": "main.py", "line_number": 11},
+     "Invalid request: symbol_name is required"),
+    ("find_references", {"path": "", "line": 4, "character": 5}, "Invalid request: path is required"),
+    ("dependenciesOf", {"file_path": "../x.py", "symbol": "main"},
+     "Invalid request: file_path is outside the project root"),
+    ("pathsBetween", {"from": {"file_path": "main.py", "symbol": "main"}, "to": {"file_path": "", "symbol": "main"}},
+     "Invalid request: to.file_path is required"),
+    ("pathsBetween", {"from": {"file_path": "main.py", "symbol": "main"}, "to": {"file_path": "main.py", "symbol": " "}},
+     "Invalid request: to.symbol is required"),
+    ("pathsBetween", {"from": {"file_path": "main.py", "symbol": HUGE}, "to": {"file_path": "main.py", "symbol": "x"}},
+     "Invalid request: from.symbol is too long"),
+])
+def test_mcp_error_names_the_tool_argument(mcp, tool, arguments, message):
+    """The whole opening of the error: the tool's argument (nested ones dotted), never the API's field."""
+    is_error, text = mcp.call(tool, arguments)
+    assert is_error and text.startswith(f"Error executing tool {tool}: {message}"), text[:300]
 
 
 # --------------------------------------------------------------------------- CLI
