@@ -6,6 +6,7 @@ through ``self``.
 
 from __future__ import annotations
 
+from ..languages.spec import _no_counterparts
 from .base import CLASS_KINDS, _MERGED_KINDS, Symbol, Resolution, Recording, nearest_binding
 
 __all__ = ["ScopeLookup"]
@@ -101,9 +102,12 @@ class ScopeLookup:
         if view is None:
             return None
         siblings = view.spec.package_files(path, self.modules)
+        if view.spec.package_files is not _no_counterparts:
+            # the answer depends on the folder's files even when this one is alone: a file added
+            # beside it may bind the name (Go: a package-level `max` shadows the builtin)
+            self._note("*files")
         if not siblings:
             return None
-        self._note("*files")
         for other in siblings:
             other_view = self.view(other)
             if other_view is None:

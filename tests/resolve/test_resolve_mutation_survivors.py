@@ -236,6 +236,7 @@ def caller(unknown):
     Circle().nothing()
     spaced.missing()
     common()
+    target()
 
 
 class Box:
@@ -248,7 +249,8 @@ def boxed():
 '''
 
 FILES = {
-    **{f"common{i}.py": "def common():\n    pass\n" for i in range(1, 10)},
+    **{f"common{i:02}.py": "def common():\n    pass\n" for i in range(1, 19)},
+    "guess.py": "def run(target):\n    return target\n\n\ndef target():\n    pass\n",
     "calls.py": CALLS_PY,
     "tables.py": TABLES_PY,
     "shapes.py": SHAPES_PY,
@@ -371,8 +373,14 @@ def test_a_member_of_an_unknown_receiver_is_guessed_only_among_members(project):
 
 def test_a_name_only_guess_lists_its_rivals_up_to_eight(project):
     d = project.find_definition("common", "calls.py", 32, 5).to_dict()
-    assert (d["status"], d["file"], d["resolution"]) == ("found", "common1.py", "name-only")
-    assert [c["file"] for c in d["candidates"]] == [f"common{i}.py" for i in range(2, 9)]
+    # 18 files define it: the first in path order answers, the next seven are its rivals
+    assert (d["status"], d["file"], d["resolution"]) == ("found", "common01.py", "name-only")
+    assert [c["file"] for c in d["candidates"]] == [f"common{i:02}.py" for i in range(2, 9)]
+
+
+def test_a_name_only_guess_is_never_a_parameter(project):
+    # guess.py's `target` parameter comes first in the file; its function `target` is the guess
+    assert _definition(project, "target", "calls.py", 33, 5) == ("found", "guess.py", 5, "name-only")
 
 
 def test_calls_left_unresolved_are_the_outgoing_external_calls(project):
@@ -392,3 +400,21 @@ def test_a_class_called_passes_its_arguments_to_the_constructor(project):
 
 def test_an_elixir_module_named_in_full_is_found_in_another_file(project):
     assert _definition(project, "total", "lib/main.ex", 3, 15) == ("found", "lib/cart.ex", 2, "member")
+
+
+def test_a_file_added_to_a_go_package_can_shadow_a_builtin_in_the_graph(tmp_path):
+    """`max(1, 2)` in a package's only file is the builtin; a file added beside it that defines
+    `max` makes it the package's function, in the graph as in find_definition. (The graph kept
+    the first answer: the lone file's lookup did not record that it depended on the folder's
+    files, so adding one did not redo it. Found by a mutant of `_package_member`'s note.)"""
+    (tmp_path / "go.mod").write_text("module example.com/app\n\ngo 1.21\n", encoding="utf-8")
+    (tmp_path / "shop").mkdir()
+    (tmp_path / "shop" / "a.go").write_text("package shop\n\nfunc Run() int {\n\treturn max(1, 2)\n}\n",
+                                            encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        assert project.find_definition("max", "shop/a.go", 4, 9).status == "builtin"
+        assert [e.target for e in project.call_graph().edges] == []
+        (tmp_path / "shop" / "b.go").write_text("package shop\n\nfunc max(a, b int) int {\n\treturn a\n}\n",
+                                                encoding="utf-8")
+        assert project.find_definition("max", "shop/a.go", 4, 9).to_dict()["file"] == "shop/b.go"
+        assert [(e.source, e.target) for e in project.call_graph().edges] == [("shop/a.go#Run", "shop/b.go#max")]
