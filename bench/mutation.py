@@ -96,6 +96,10 @@ def parse_args(argv: list[str] | None = None) -> argparse.Namespace:
     parser.add_argument("--names-from", type=Path,
                         help="run exactly the mutants listed in this file (one a line, or the "
                              "JSON line of an earlier run) instead of sampling")
+    parser.add_argument("--previous", type=Path,
+                        help="a file ending in the JSON line of an earlier run: the same sample, of which "
+                             "only the mutants that were not detected then are run again (tests only get "
+                             "added, so a detected mutant stays detected); the score covers the whole sample")
     parser.add_argument("--budget", type=float, default=2400.0,
                         help="wall-clock seconds for the mutants' runs (default 2400)")
     parser.add_argument("--workers", type=int, default=1, help="mutmut worker processes (default 1)")
@@ -210,12 +214,38 @@ def choose(names: list[str], sample: int, seed: int, module: str) -> list[str]:
     return sorted(random.Random(f"{seed}:{module}").sample(names, sample))
 
 
+def last_json(path: Path) -> dict:
+    lines = [line for line in path.read_text(encoding="utf-8").splitlines() if line.startswith("{")]
+    if not lines:
+        sys.exit(f"{path}: no JSON line")
+    return json.loads(lines[-1])
+
+
 def names_from(path: Path) -> set[str]:
     text = path.read_text(encoding="utf-8").strip()
-    if text.startswith("{"):
-        data = json.loads(text.splitlines()[-1])
-        return {name for module in data["modules"].values() for name in module["mutants"]}
+    if "\n{" in text or text.startswith("{"):
+        return {name for module in last_json(path)["modules"].values() for name in module["mutants"]}
     return {line.strip() for line in text.splitlines() if line.strip() and not line.startswith("#")}
+
+
+def previous_statuses(path: Path) -> dict[str, str]:
+    """An earlier run's verdict for each mutant of its sample (killed unless listed otherwise)."""
+    statuses = {}
+    for module in last_json(path)["modules"].values():
+        if "undetected" not in module and module.get("not_checked"):
+            sys.exit(f"{path}: an older run with mutants not checked, which it does not name")
+        undetected = module.get("undetected") or {name: "survived" for name in module["survivors"]}
+        for name in module["mutants"]:
+            statuses[name] = undetected.get(name, "killed")
+    return statuses
+
+
+def previous_sample(path: Path) -> tuple[dict[str, str], int]:
+    """An earlier run's checked mutants with their verdicts, and how many it did not check
+    (left out: its score did not count them either)."""
+    statuses = previous_statuses(path)
+    checked = {name: status for name, status in statuses.items() if status != "not checked"}
+    return checked, len(statuses) - len(checked)
 
 
 def main(argv: list[str] | None = None) -> int:
@@ -251,15 +281,25 @@ def main(argv: list[str] | None = None) -> int:
     prepare_s = time.monotonic() - t0
 
     # 2. The sample.
-    wanted = names_from(args.names_from) if args.names_from else None
+    carried: dict[str, str] = {}
+    unchecked_before = 0
+    if args.previous:
+        before, unchecked_before = previous_sample(args.previous)
+        carried = {name: status for name, status in before.items() if status in ("killed", "timeout")}
+        wanted = set(before)
+    else:
+        wanted = names_from(args.names_from) if args.names_from else None
     chosen: dict[str, list[str]] = {}
     for module, names in all_names.items():
         if wanted is not None:
             chosen[module] = [name for name in names if name in wanted]
         else:
             chosen[module] = choose(names, args.sample, args.seed, module)
-    every = [name for names in chosen.values() for name in names]
-    how = (f"the {len(every)} mutants named in {args.names_from}" if wanted is not None
+    every = [name for names in chosen.values() for name in names if name not in carried]
+    how = (f"the checked sample of {args.previous} ({len(carried)} detected then, the other {len(every)} run "
+           f"again" + (f"; {unchecked_before} it did not check left out)" if unchecked_before else ")")
+           if args.previous
+           else f"the {len(every)} mutants named in {args.names_from}" if wanted is not None
            else "all mutants" if args.sample <= 0
            else f"a seeded random sample (seed {args.seed}) of up to {args.sample} mutants per module")
     print(f"{sum(map(len, all_names.values()))} mutants generated in {prepare_s:.0f} s; running {how}",
@@ -283,7 +323,8 @@ def main(argv: list[str] | None = None) -> int:
     survivors: list[str] = []
     for module in args.modules:
         codes = load_meta(src, module)["exit_code_by_key"]
-        statuses = {name: STATUS_BY_EXIT_CODE.get(codes.get(name), "suspicious") for name in chosen[module]}
+        statuses = {name: carried.get(name) or STATUS_BY_EXIT_CODE.get(codes.get(name), "suspicious")
+                    for name in chosen[module]}
         counts = Counter(statuses.values())
         totals.update(counts)
         checked = sum(counts[c] for c in COLUMNS if c != "not checked")
@@ -295,6 +336,8 @@ def main(argv: list[str] | None = None) -> int:
             **{column.replace(" ", "_"): counts[column] for column in COLUMNS},
             "score": round(detected / checked, 4) if checked else None,
             "survivors": sorted(name for name, s in statuses.items() if s in ("survived", "no tests")),
+            "undetected": {name: s for name, s in sorted(statuses.items()) if s not in ("killed", "timeout")},
+            "timeouts": sorted(name for name, s in statuses.items() if s == "timeout"),
             "mutants": chosen[module],
         }
 
@@ -332,6 +375,7 @@ def main(argv: list[str] | None = None) -> int:
         "tests": args.tests,
         "seed": args.seed,
         "sample_per_module": None if wanted is not None else args.sample,
+        "previous": str(args.previous) if args.previous else None,
         "workers": args.workers,
         "budget_s": args.budget,
         "budget_reached": interrupted,
