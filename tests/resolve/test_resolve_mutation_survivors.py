@@ -418,3 +418,14 @@ def test_a_file_added_to_a_go_package_can_shadow_a_builtin_in_the_graph(tmp_path
                                                 encoding="utf-8")
         assert project.find_definition("max", "shop/a.go", 4, 9).to_dict()["file"] == "shop/b.go"
         assert [(e.source, e.target) for e in project.call_graph().edges] == [("shop/a.go#Run", "shop/b.go#max")]
+
+
+def test_a_bare_class_annotation_is_defined_where_a_method_assigns_it(tmp_path):
+    """`name: str` in a Python class body, assigned in `__init__`: the assignment defines it (as
+    Jedi answers)."""
+    (tmp_path / "conf.py").write_text(
+        "class Config:\n    name: str\n\n    def __init__(self):\n        self.name = 'x'\n\n\n"
+        "def read(config: Config):\n    return config.name\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        d = project.find_definition("name", "conf.py", 9, 19).to_dict()
+        assert (d["status"], d["file"], d["line"], d["resolution"]) == ("found", "conf.py", 5, "member")
