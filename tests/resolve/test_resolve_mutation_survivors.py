@@ -429,3 +429,19 @@ def test_a_bare_class_annotation_is_defined_where_a_method_assigns_it(tmp_path):
     with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
         d = project.find_definition("name", "conf.py", 9, 19).to_dict()
         assert (d["status"], d["file"], d["line"], d["resolution"]) == ("found", "conf.py", 5, "member")
+
+
+def test_a_package_linked_to_an_unindexed_folder_stays_an_installed_package(tmp_path):
+    """`node_modules/lib` links back into the root, but to `dist/lib`, which is not indexed: the
+    import is the installed package's declaration file, not a project folder with no files."""
+    (tmp_path / "dist" / "lib").mkdir(parents=True)
+    (tmp_path / "dist" / "lib" / "package.json").write_text('{"name": "lib", "types": "index.d.ts"}\n')
+    (tmp_path / "dist" / "lib" / "index.d.ts").write_text("export declare function hello(): void;\n")
+    (tmp_path / "node_modules").mkdir()
+    (tmp_path / "node_modules" / "lib").symlink_to(Path("..") / "dist" / "lib", target_is_directory=True)
+    (tmp_path / "package.json").write_text('{"name": "app"}\n')
+    (tmp_path / "main.ts").write_text('import { hello } from "lib";\nhello();\n')
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        d = project.find_definition("hello", "main.ts", 2, 1).to_dict()
+        assert (d["status"], d["file"], d["line"]) == ("found", "node_modules/lib/index.d.ts", 1)
+        assert d["library"]["package"] == "lib"
