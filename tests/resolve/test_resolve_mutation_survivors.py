@@ -445,3 +445,19 @@ def test_a_package_linked_to_an_unindexed_folder_stays_an_installed_package(tmp_
         d = project.find_definition("hello", "main.ts", 2, 1).to_dict()
         assert (d["status"], d["file"], d["line"]) == ("found", "node_modules/lib/index.d.ts", 1)
         assert d["library"]["package"] == "lib"
+
+
+def test_python_imports_search_the_root_then_src_then_other_package_parents(tmp_path):
+    """`import alpha` from scripts/ (not a package): alpha.py at the root before src/alpha.py;
+    `import beta`: src/beta.py before lib/beta.py (lib/ holds a top-level package)."""
+    for folder in ("src", "lib/pkg", "scripts"):
+        (tmp_path / folder).mkdir(parents=True)
+    (tmp_path / "alpha.py").write_text("def a():\n    pass\n")
+    (tmp_path / "src" / "alpha.py").write_text("def a():\n    pass\n")
+    (tmp_path / "src" / "beta.py").write_text("def b():\n    pass\n")
+    (tmp_path / "lib" / "beta.py").write_text("def b():\n    pass\n")
+    (tmp_path / "lib" / "pkg" / "__init__.py").write_text("")
+    (tmp_path / "scripts" / "run.py").write_text("import alpha\nimport beta\n\nalpha.a()\nbeta.b()\n")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        assert _definition(project, "a", "scripts/run.py", 4, 7) == ("found", "alpha.py", 1, "member")
+        assert _definition(project, "b", "scripts/run.py", 5, 6) == ("found", "src/beta.py", 1, "member")
