@@ -461,3 +461,15 @@ def test_python_imports_search_the_root_then_src_then_other_package_parents(tmp_
     with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
         assert _definition(project, "a", "scripts/run.py", 4, 7) == ("found", "alpha.py", 1, "member")
         assert _definition(project, "b", "scripts/run.py", 5, 6) == ("found", "src/beta.py", 1, "member")
+
+
+def test_a_function_rebound_by_a_variable_keeps_its_own_references(tmp_path):
+    """`handler = wrap(handler)`: the function's references are the uses before the rebinding
+    (and the argument); the variable's are the uses after it."""
+    (tmp_path / "m.py").write_text("def wrap(f):\n    return f\n\n\ndef handler():\n    pass\n\n\n"
+                                   "handler()\nhandler = wrap(handler)\nhandler()\n")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        found = project.find_references("handler", "m.py", 5, 5).to_dict()
+        assert [(r["line"], r["column"], r["usage"]) for r in found["references"]] == [(9, 1, "call"), (10, 16, "read")]
+        found = project.find_references("handler", "m.py", 10, 1).to_dict()
+        assert [(r["line"], r["column"], r["usage"]) for r in found["references"]] == [(11, 1, "call")]
