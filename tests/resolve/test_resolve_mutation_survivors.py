@@ -473,3 +473,102 @@ def test_a_function_rebound_by_a_variable_keeps_its_own_references(tmp_path):
         assert [(r["line"], r["column"], r["usage"]) for r in found["references"]] == [(9, 1, "call"), (10, 16, "read")]
         found = project.find_references("handler", "m.py", 10, 1).to_dict()
         assert [(r["line"], r["column"], r["usage"]) for r in found["references"]] == [(11, 1, "call")]
+
+
+MORE_PY = '''from pkg.spaced import mod
+import other
+
+
+class Circle:
+    def area(self):
+        return 1
+
+
+class Square:
+    def area(self):
+        return 2
+
+
+class Box:
+    def open(self):
+        return 1
+
+
+def build() -> Box:
+    ...
+
+
+maker = build
+maker().open()
+other.area()
+first = second
+second = first
+first.run()
+mod.x
+'''
+
+MORE_FILES = {
+    "more.py": MORE_PY,
+    "other.py": "def hidden():\n    pass\n",
+    "pkg/__init__.py": "",
+    "pkg/spaced/mod.py": "x = 1\n",
+    "a.ts": 'export { ghost } from "./b";\nexport { thing } from "left-pad-missing";\n',
+    "b.ts": "export { ghost };\n",
+    "g.ts": "function ghost() {}\n",
+    "h.ts": "function helper() {}\nexport { helper };\n",
+    "main.ts": 'import { ghost, thing } from "./a";\nimport { helper } from "./h";\nghost();\nthing();\nhelper();\n',
+    "geo.h": "#pragma once\nclass Circle {\npublic:\n  double area() const;\n};\n",
+    "geo.cpp": '#include "geo.h"\ndouble Circle::area() const { return 1.0; }\n',
+}
+
+
+@pytest.fixture(scope="module")
+def more(tmp_path_factory: pytest.TempPathFactory):
+    root: Path = tmp_path_factory.mktemp("more")
+    for name, text in MORE_FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    with Project(root, cache_dir=root / ".cache") as opened:
+        yield opened
+
+
+def test_a_submodule_of_a_namespace_package_is_imported_by_name(more):
+    assert _definition(more, "mod", "more.py", 1, 24) == ("found", "pkg/spaced/mod.py", 1, "import")
+    assert _definition(more, "x", "more.py", 30, 5) == ("found", "pkg/spaced/mod.py", 1, "member")
+
+
+def test_a_variable_holding_a_function_is_called_for_its_declared_return_type(more):
+    # `maker = build; maker().open()`: build is declared to return a Box
+    assert _definition(more, "open", "more.py", 25, 10) == ("found", "more.py", 16, "member")
+
+
+def test_a_member_a_module_lacks_is_not_guessed_among_several_classes(more):
+    # `other.area()`: other.py has no `area`; Circle and Square both have one
+    status, file, _, _ = _definition(more, "area", "more.py", 26, 7)
+    assert status == "unresolved" and file is None
+
+
+def test_values_assigned_from_each_other_end_in_no_type(more):
+    # `first = second; second = first; first.run()`: a cycle, answered (not a recursion error)
+    status, file, _, _ = _definition(more, "run", "more.py", 29, 7)
+    assert status == "unresolved" and file is None
+
+
+def test_a_name_only_guess_through_a_re_export_chain_stays_a_guess(more):
+    # b.ts exports a `ghost` it does not define; g.ts's (unexported) ghost is only a guess
+    assert _definition(more, "ghost", "main.ts", 3, 1) == ("found", "g.ts", 1, "name-only")
+
+
+def test_a_re_export_from_a_missing_package_names_the_package(more):
+    d = more.find_definition("thing", "main.ts", 4, 1).to_dict()
+    assert d["status"] == "unresolved"
+    assert "The package `left-pad-missing` is not installed in this project" in d["message"]
+
+
+def test_a_local_export_list_is_an_import_for_the_importer(more):
+    assert _definition(more, "helper", "main.ts", 5, 1) == ("found", "h.ts", 1, "import")
+
+
+def test_an_out_of_line_cpp_member_function_is_a_method(more):
+    kinds = {n.id: n.kind for n in more.call_graph().nodes}
+    assert kinds["geo.cpp#Circle.area"] == "method" and kinds["geo.h#Circle.area"] == "method"
