@@ -34,7 +34,7 @@ from jupyter_codetrace.server.handlers import ROUTES
 
 FIXTURE = Path(__file__).resolve().parents[1] / "fixtures" / "graph_py"
 SECRET = "outside_secret_function"
-UNKNOWN = "qqzzjjvvxx"   # no name of the fixture is near it (fuzzy search finds "on" in "xylophone")
+UNKNOWN = "qqzzjjvvxx"   # no name of the fixture is near it
 HUGE = "x" * 100_000
 
 

@@ -1,0 +1,86 @@
+"""symbols(): the fuzzy search ranks as a person expects (issue 22).
+
+Each case is the whole answer, in order (name, container, file, line): a name answers a query
+when it covers the query (exact, prefix, inside it, its letters spread from a word start, or a
+near miss of most of it), never when a short name merely sits inside a longer query."""
+
+from __future__ import annotations
+
+from pathlib import Path
+
+import pytest
+
+from jupyter_codetrace.project import Project
+from jupyter_codetrace.queries.symbols import match_score
+
+FIXTURES_DIR = Path(__file__).resolve().parent.parent / "fixtures"
+
+CASES = {
+    "python_app": [
+        ("xylophone_quartz", []),                        # was `on`-like noise: party, quote, summarize…
+        ("Usr", [("User", None, "app/models.py", 8), ("user", "Invoice", "app/services/billing.py", 15)]),
+        ("usr sav", [("save", "User", "app/models.py", 29)]),
+        ("User.save", [("save", "User", "app/models.py", 29)]),
+        ("save", [("save", "User", "app/models.py", 29), ("test_save", None, "tests/test_models.py", 8)]),
+        ("clint", [("Client", None, "app/client.py", 23), ("BaseClient", None, "app/client.py", 12)]),
+        ("descr", [("describe", "User", "app/models.py", 43), ("describe", "Admin", "app/models.py", 59),
+                   ("test_admin_describe", None, "tests/test_models.py", 16)]),
+    ],
+    "ts_app": [
+        ("xylophone_quartz", []),
+        ("User", [("User", None, "src/types.ts", 10), ("user", "GreetingProps", "src/components/Greeting.tsx", 6),
+                  ("UserModel", None, "src/models.ts", 24), ("toUser", "UserModel", "src/models.ts", 56)]),
+        ("greet", [("Greeting", None, "src/components/Greeting.tsx", 11),
+                   ("GreetingProps", None, "src/components/Greeting.tsx", 5)]),
+        ("fmtdate", [("formatDate", None, "src/utils/date.ts", 2)]),
+        ("formatName", [("formatDate", None, "src/utils/date.ts", 2)]),     # a near miss; `name` is not
+        ("logr", [("Logger", None, "src/logger.ts", 2), ("log", "Client", "src/client.ts", 12)]),
+        ("entity sav", [("save", "Entity", "src/models.ts", 7)]),
+    ],
+    "graph_py": [
+        ("order", [("Order", None, "shop/orders.py", 8), ("place_order", None, "shop/orders.py", 28),
+                   ("quick_order", None, "shop/orders.py", 38), ("test_quick_order", None, "tests/test_orders.py", 4)]),
+        ("ordr", [("Order", None, "shop/orders.py", 8), ("place_order", None, "shop/orders.py", 28),
+                  ("quick_order", None, "shop/orders.py", 38), ("test_quick_order", None, "tests/test_orders.py", 4)]),
+        ("plce ordr", [("place_order", None, "shop/orders.py", 28)]),
+        ("total", [("total", None, "shop/pricing.py", 4), ("subtotal", None, "shop/pricing.py", 10)]),
+        ("on", [("on", None, "shop/events.py", 6)]),
+    ],
+}
+
+
+@pytest.fixture(scope="module")
+def projects():
+    opened = {}
+    yield lambda name: opened.setdefault(name, _open(name))
+    for project in opened.values():
+        project.close()
+
+
+def _open(name: str) -> Project:
+    project = Project(FIXTURES_DIR / name)
+    project.index()
+    return project
+
+
+@pytest.mark.parametrize("fixture, query, expected",
+                         [(f, q, e) for f, cases in CASES.items() for q, e in cases],
+                         ids=[f"{f}-{q}" for f, cases in CASES.items() for q, _ in cases])
+def test_the_whole_answer(projects, fixture, query, expected):
+    result = projects(fixture).symbols(query, 20)
+    got = [(m.name, m.container, m.file, m.line) for m in result.matches]
+    assert got == expected
+    assert result.status == ("found" if expected else "symbol_not_found")
+
+
+@pytest.mark.parametrize("query, name", [("xylophone_quartz", "on"), ("order", "on"), ("abc", "ab"),
+                                         ("xylophone", "phone_x"), ("quartz", "art")])
+def test_a_name_that_does_not_cover_the_query_does_not_match(query, name):
+    assert match_score(query, name) is None
+
+
+def test_the_bands_are_in_order():
+    """Exact > other case > prefix > inside at a word start > inside > letters spread / near miss."""
+    scores = [match_score("order", n) for n in ("order", "Order", "orders", "place_order", "reorder")]
+    assert scores == sorted(scores, reverse=True) and len(set(scores)) == len(scores), scores
+    assert match_score("ordr", "Order") > match_score("ordr", "place_order")
