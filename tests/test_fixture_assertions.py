@@ -568,7 +568,6 @@ ASSERTIONS = collect_assertions()
 # Known resolver gaps, each a strict xfail: the day one is fixed, its test fails until it is
 # removed from this list. Say why in the reason; see the issue notes.
 KNOWN_GAPS = {
-    "js_app/src/format.js:12:def": "a name inside `module.exports = { … }` is an export, not a reference",
     "cpp_app/include/geo/shape.hpp:28:refs-at": (
         "references of Square::area list the declarations of Shape::area and Circle::area and the calls "
         "`circle.area()` / `unit_circle().area()`, which resolve to Circle::area"),

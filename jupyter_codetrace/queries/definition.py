@@ -10,6 +10,7 @@ Example on the bundled fixture::
 from __future__ import annotations
 
 import dataclasses
+import re
 
 from ..errors import InvalidRequest
 from ..index.extract import _SIGNATURE_LIMIT
@@ -233,6 +234,9 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
         for spot_line, spot_column in spots:
             if column is None or spot_column <= column < spot_column + len(name):
                 return Located(resolver.follow_import(path, j), "import", spot_line, spot_column)
+    found = _export_at(ctx, path, name, line, column)
+    if found is not None:
+        return found
     for i, d in enumerate(view.facts.definitions):
         if d.name == name and d.line == line and (column is None or d.column <= column < d.column + len(name)):
             return Located(Resolution("found", Symbol(path, i), "scope"), "declaration", d.line, d.column)
@@ -245,6 +249,29 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
             note = f"No '{name}' at column {column} of line {line}; the closest one, at column {ref.column}, is used."
             found = _located_reference(ctx, path, i, ref, note)
         return found
+    return None
+
+
+def _export_at(ctx: QueryContext, path: str, name: str, line: int, column: int | None) -> Located | None:
+    """A name in an export list (`export { f }`, `export { f as g } from './m'`, CommonJS
+    `module.exports = { f, g: h }`): the definition it exports (the extractor keeps export names
+    out of the references, so they are looked up here). The exported name (`g`) is found on the
+    export's line by its text."""
+    resolver = ctx.resolver
+    lines = ctx.source_lines(path)
+    for export in resolver.view(path).facts.exports:
+        if export.kind != "named" or export.line != line:
+            continue
+        spots = []
+        if export.name == name:
+            spots.append(export.column)
+        if export.exported_as == name and export.exported_as != export.name and 0 < line <= len(lines):
+            text = lines[line - 1]
+            spots += [m.start() + 1 for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text)
+                      if m.start() + 1 != export.column]
+        for spot in spots:
+            if column is None or spot <= column < spot + len(name):
+                return Located(resolver.module_member(path, export.exported_as), "import", line, spot)
     return None
 
 
