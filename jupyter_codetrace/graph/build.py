@@ -225,13 +225,14 @@ class CodeGraph:
             self._drop(path)
         # Names of every node in the project: a read of any other name cannot be a REFERENCES
         # edge, so it is not resolved (most reads are of variables).
-        node_names: set[str] = set()
-        for path, fg in self.files.items():
-            if path not in redo:
-                node_names.update(n[:-2] for n in fg.names if n.endswith("()"))
-        for path in redo:
-            node_names.update(n[:-2] for n in _defined_names(resolver, path) if n.endswith("()"))
-        self._node_names = node_names
+        if redo:
+            node_names: set[str] = set()
+            for path, fg in self.files.items():
+                if path not in redo:
+                    node_names.update(n[:-2] for n in fg.names if n.endswith("()"))
+            for path in redo:
+                node_names.update(n[:-2] for n in _defined_names(resolver, path) if n.endswith("()"))
+            self._node_names = node_names
         for path in sorted(redo):
             fg = self._file_graph(resolver, path)
             if fg is not None:
