@@ -15,6 +15,7 @@ bench/mutation.py), each pinned with small real files parsed and resolved by a `
 
 from __future__ import annotations
 
+import json
 from pathlib import Path
 
 import pytest
@@ -572,3 +573,83 @@ def test_a_local_export_list_is_an_import_for_the_importer(more):
 def test_an_out_of_line_cpp_member_function_is_a_method(more):
     kinds = {n.id: n.kind for n in more.call_graph().nodes}
     assert kinds["geo.cpp#Circle.area"] == "method" and kinds["geo.h#Circle.area"] == "method"
+
+
+NOTEBOOK = {
+    "cells": [{"cell_type": "code", "metadata": {}, "execution_count": None, "outputs": [],
+               "source": ["from m2 import hello\n", "hello()\n"]}],
+    "metadata": {"kernelspec": {"name": "python3", "display_name": "Python 3", "language": "python"},
+                 "language_info": {"name": "python"}},
+    "nbformat": 4, "nbformat_minor": 5,
+}
+
+IMPORT_FILES = {
+    "nsfolder/inner.py": "y = 2\n",
+    "pkg/__init__.py": "from missingmod import thing\n",
+    "use.py": "import nsfolder\nfrom pkg import thing\n\n\ndef go():\n    thing()\n    missing_helper()\n",
+    "m2.py": "def hello():\n    pass\n",
+    "nb.ipynb": json.dumps(NOTEBOOK),
+    "m.ts": "export function f() {}\nexport function g() {}\n",
+    "api.ts": "class Api {\n  get() { return 1; }\n}\nexport default new Api();\n",
+    "d.ts": 'import { helper } from "./h";\nexport default helper;\n',
+    "h.ts": "export function helper() {}\n",
+    "n.ts": "export default function named() {}\n",
+    "main.ts": 'import * as ns from "./m";\nimport api from "./api";\nimport dflt from "./d";\nimport named from "./n";\n'
+               "ns.f();\napi.get();\ndflt();\nnamed();\n",
+}
+
+
+@pytest.fixture(scope="module")
+def imports(tmp_path_factory: pytest.TempPathFactory):
+    root: Path = tmp_path_factory.mktemp("imports")
+    for name, text in IMPORT_FILES.items():
+        (root / name).parent.mkdir(parents=True, exist_ok=True)
+        (root / name).write_text(text, encoding="utf-8")
+    with Project(root, cache_dir=root / ".cache") as opened:
+        yield opened
+
+
+def _with_chain(project, symbol, file, line, column):
+    d = project.find_definition(symbol, file, line, column).to_dict()
+    return d["status"], d["file"], d["line"], d["resolution"], [(c["file"], c["via"]) for c in d["resolved_from"]]
+
+
+def test_a_namespace_package_imported_whole_is_its_folder(imports):
+    assert _with_chain(imports, "nsfolder", "use.py", 1, 8) == (
+        "found", "nsfolder", 1, "import", [("use.py", "import nsfolder")])
+
+
+def test_names_a_package_imports_from_outside_are_external_calls(imports):
+    outgoing = imports.trace("go", "use.py", calls=True).to_dict()["calls"]["outgoing"]
+    assert [(c["symbol"], c.get("external")) for c in outgoing] == [("thing", True), ("missing_helper", True)]
+
+
+def test_a_notebook_cell_imports_a_module_of_the_project(imports):
+    d = imports.find_definition("hello", "nb.ipynb", 2, 1, cell=0).to_dict()
+    assert (d["status"], d["file"], d["line"], d["resolution"]) == ("found", "m2.py", 1, "import")
+
+
+def test_ts_default_exports_and_namespace_imports(imports):
+    assert _definition(imports, "f", "main.ts", 5, 4) == ("found", "m.ts", 1, "member")
+    # `export default new Api()`: the default export is an Api
+    assert _with_chain(imports, "api", "main.ts", 6, 1) == (
+        "found", "api.ts", 1, "import", [("main.ts", 'import api from "./api";')])
+    assert _definition(imports, "get", "main.ts", 6, 5) == ("found", "api.ts", 2, "member")
+    # `export default helper;` of an imported helper: the chain goes on through d.ts's import
+    assert _with_chain(imports, "dflt", "main.ts", 7, 1) == (
+        "found", "h.ts", 1, "import",
+        [("main.ts", 'import dflt from "./d";'), ("d.ts", 'import { helper } from "./h";')])
+    assert _with_chain(imports, "named", "main.ts", 8, 1) == (
+        "found", "n.ts", 1, "import", [("main.ts", 'import named from "./n";')])
+
+
+def test_a_module_added_after_its_importer_is_followed_in_the_graph(tmp_path):
+    """`from helpers2 import f` before helpers2.py exists: f is an external call; once the file
+    is added, the graph redoes the importer (its lookup noted that it depended on the files)."""
+    (tmp_path / "late.py").write_text("from helpers2 import f\n\n\ndef run():\n    f()\n")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        outgoing = project.trace("run", "late.py", calls=True).to_dict()["calls"]["outgoing"]
+        assert [(c["symbol"], c.get("external")) for c in outgoing] == [("f", True)]
+        (tmp_path / "helpers2.py").write_text("def f():\n    pass\n")
+        edges = [(e.source, e.target) for e in project.call_graph().edges if e.source.startswith("late.py")]
+        assert ("late.py#run", "helpers2.py#f") in edges
