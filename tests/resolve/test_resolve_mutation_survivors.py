@@ -653,3 +653,20 @@ def test_a_module_added_after_its_importer_is_followed_in_the_graph(tmp_path):
         (tmp_path / "helpers2.py").write_text("def f():\n    pass\n")
         edges = [(e.source, e.target) for e in project.call_graph().edges if e.source.startswith("late.py")]
         assert ("late.py#run", "helpers2.py#f") in edges
+
+
+def test_a_class_body_sees_its_own_names_and_its_methods_do_not(tmp_path):
+    (tmp_path / "cls.py").write_text("x = 0\n\n\nclass A:\n    x = 1\n    y = x + 1\n\n    def m(self):\n        return x\n")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        assert _definition(project, "x", "cls.py", 6, 9) == ("found", "cls.py", 5, "scope")
+        assert _definition(project, "x", "cls.py", 9, 16) == ("found", "cls.py", 1, "scope")
+
+
+def test_a_receiver_chain_of_a_hundred_links_resolves_its_last_link(tmp_path):
+    """`n.next.next. … .next` (100 links) is resolved innermost first: the last `next` is
+    Node.next, not cut off by the bound on nested resolutions."""
+    chain = ".".join(["n"] + ["next"] * 100)
+    (tmp_path / "chain.py").write_text("class Node:\n    def __init__(self):\n        self.next: Node = self\n\n\n"
+                                       f"n = Node()\n{chain}\n")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        assert _definition(project, "next", "chain.py", 7, len(chain) - 3) == ("found", "chain.py", 3, "member")
