@@ -1,16 +1,22 @@
 """Resolver behaviours that mutation testing found unchecked by the fixture tests (issue 22,
-bench/mutation.py), each pinned with small real files parsed and resolved by a ``Project``:
+bench/mutation.py), each pinned with small real files parsed and resolved by a ``Project``
+(Python, TypeScript, Go, C++, Elixir, a notebook):
 
-- value flow (resolve/flow.py): an item of a literal table at a known key, of a nested list, a
-  dict item replaced or added by a later write or ``update``, a call of a call's result, the
-  items a generator yields or a function returns, a parameter passed along recursively, an
-  object that iterates itself returned by an annotated function;
-- types (resolve/types.py): unpacking a literal, unpacking past its end, a quoted annotation that
-  names nothing, a type argument bound two subclasses down, a missing type argument, a type alias
-  of a union that has the members;
-- imports and scopes (resolve/imports.py, scopes.py): `from m import *` honours `__all__`, a
-  namespace-package folder imported from a package and a member asked of it, an Elixir module
-  named in full from another file.
+- value flow (flow.py): literal tables at a known key, nested items, dict writes and ``update``,
+  ``make()()``, generator and returned items, a parameter passed along recursively, a
+  self-iterating object, a class call passing arguments to the constructor;
+- types (types.py): unpacking a literal and past its end, a quoted annotation naming nothing,
+  type arguments bound through subclasses and a missing one, a union alias with members,
+  parameter types from callers, a variable holding a function, a cycle of assignments;
+- names, members and guesses (scopes.py, members.py, candidates.py, resolver.py): ``__all__``
+  under a star import, class-body scoping, a bare class annotation, a receiver chain of 100
+  links, name-only guesses (only members, never a parameter, rivals up to eight), unresolved
+  calls as external calls, a rebound function's references, an out-of-line C++ method;
+- imports and modules (imports.py, modules.py): namespace packages, Python import roots' order,
+  TS default exports and re-export chains, a missing package named, a link into an unindexed
+  folder, an Elixir module named in full;
+- the incremental graph: a file added to a Go package or a module added after its importer
+  redoes the files whose answers it changes (the Go case was a bug, fixed in scopes.py).
 """
 
 from __future__ import annotations
