@@ -306,7 +306,7 @@ def test_blocks_path_traversal_in_input(py):
     for path in ("../../../../etc/passwd", "billing/../../../secret.py", "../ex_app/mix.exs"):
         answer = py.call("find_references", {"path": path, "line": 1, "character": 1})
         assert answer.is_error and answer.data is None, path
-        assert answer.text == ("Error executing tool find_references: Invalid request: file is outside the "
+        assert answer.text == ("Error executing tool find_references: Invalid request: path is outside the "
                                "project root; give a path relative to the project root."), path
 
 
