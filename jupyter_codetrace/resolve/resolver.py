@@ -206,11 +206,31 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             for index in reversed(chain):
                 self.resolve_reference(path, index)
 
+    def _super_constructor(self, path: str, container: int) -> Resolution:
+        """`super(id)` in a constructor (``LanguageSpec.super_call_is_constructor``): the parent
+        class's constructor, or the parent class itself when it declares none (its implicit one)."""
+        cls = self.enclosing_class(path, container)
+        d = self.definition(cls)
+        parent = self.infer(cls.path, d.extends[0], 1) if d is not None and d.extends else None
+        if parent is None or parent.symbol is None or parent.kind not in ("class", "instance") \
+                or parent.symbol.is_module:
+            return Resolution("unresolved", why="the parent class is not in the project")
+        base = parent.symbol
+        view = self.view(base.path)
+        names = view.spec.constructor_names if view else frozenset()
+        for name, indices in (view.members.get(base.index, {}) if view else {}).items():
+            for i in indices:
+                if view.facts.definitions[i].kind == "constructor" or name in names:
+                    return Resolution("found", Symbol(base.path, i), "member")
+        return Resolution("found", base, "member")
+
     def _resolve_reference(self, path: str, ref_index: int, depth: int) -> Resolution:
         view = self.view(path)
         ref = view.facts.references[ref_index]
         spec = view.spec
         if ref.receiver is False:
+            if ref.name in spec.super_names and spec.super_call_is_constructor and ref.usage == "call":
+                return self._super_constructor(path, ref.container)
             if ref.name in spec.this_keywords:
                 cls = self.enclosing_class(path, ref.container)
                 if cls is not None:
@@ -223,9 +243,11 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         if owner is None and ref.receiver is not None and ref.receiver[0] in ("p", "x"):
             return Resolution("unresolved")  # a key of an object literal whose parameter type is unknown
         found = self._member_of(owner, ref.name, path, depth)
-        if owner is None and found.status != "found" and isinstance(ref.receiver, tuple) \
+        if owner is None and (found.status != "found" or found.kind == "name-only") \
+                and isinstance(ref.receiver, tuple) \
                 and ref.receiver[0] in ("r", "n", "c") and isinstance(ref.receiver[1], int):
-            # `math.sqrt`, `np.array`: the receiver came through an import that leads outside
+            # `math.sqrt`, `np.array`: the receiver came through an import that leads outside (a
+            # same-named member of the project's classes is no answer for it)
             receiver = self.resolve_reference(path, ref.receiver[1])
             if receiver.status == "unresolved" and receiver.via:
                 return Resolution("unresolved", via=receiver.via, resolved_from=receiver.resolved_from,

@@ -676,3 +676,28 @@ def test_a_receiver_chain_of_a_hundred_links_resolves_its_last_link(tmp_path):
                                        f"n = Node()\n{chain}\n")
     with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
         assert _definition(project, "next", "chain.py", 7, len(chain) - 3) == ("found", "chain.py", 3, "member")
+
+
+def test_keywords_literals_and_fields(tmp_path):
+    """`this` is its class; a method of a string literal is a builtin; a C++ struct's field is
+    not a name of the code around the struct."""
+    (tmp_path / "main.py").write_text('"abc".upper()\n')
+    (tmp_path / "a.ts").write_text("class A {\n  m() {\n    return this;\n  }\n}\n")
+    (tmp_path / "p.cpp").write_text("struct Point {\n  int x;\n};\nint f() { return x; }\n")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        assert _definition(project, "this", "a.ts", 3, 12) == ("found", "a.ts", 1, "member")
+        assert _definition(project, "upper", "main.py", 1, 7)[0] == "builtin"
+        status, file, _, _ = _definition(project, "x", "p.cpp", 4, 18)
+        assert (status, file) == ("unresolved", None)
+
+
+def test_a_member_of_a_package_that_is_not_installed_is_not_guessed(tmp_path):
+    """`np.sqrt` of a package that is not installed comes from outside the project: it is no
+    guess at the project's `Calc.sqrt` (it was, until a mutation survivor of
+    `_resolve_reference` showed that no test looked)."""
+    (tmp_path / "main.py").write_text("import numpy_missing as np\n\n\nclass Calc:\n    def sqrt(self, x):\n"
+                                      "        return x\n\n\nnp.sqrt(2)\n")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        d = project.find_definition("sqrt", "main.py", 9, 4).to_dict()
+        assert (d["status"], d.get("file")) == ("unresolved", None)
+        assert "comes from outside the project, through `import numpy_missing as np`" in d["message"]
