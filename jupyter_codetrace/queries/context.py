@@ -3,6 +3,7 @@ plus the input validation and the "what was there" helpers every not-found answe
 
 from __future__ import annotations
 
+import gc
 import operator
 import os
 import re
@@ -74,6 +75,33 @@ def validate_position(line, column) -> tuple[int, int | None]:
     return line, column
 
 
+class QueryLock:
+    """The lock every query and refresh of a project holds; while it is held the cyclic garbage
+    collector is paused. Answers build and drop many acyclic objects, and a project's facts keep
+    a million tracked objects alive, so each full collection in the middle of an answer cost
+    0.5 s and freed nothing (an edit's answer: 0.44 → 0.24 s on the stdlib; issue 20)."""
+
+    def __init__(self):
+        self._lock = threading.RLock()
+        self._depth = 0
+        self._resume = False
+
+    def __enter__(self) -> "QueryLock":
+        self._lock.acquire()
+        self._depth += 1
+        if self._depth == 1:
+            self._resume = gc.isenabled()
+            if self._resume:
+                gc.disable()
+        return self
+
+    def __exit__(self, *exc) -> None:
+        self._depth -= 1
+        if self._depth == 0 and self._resume:
+            gc.enable()
+        self._lock.release()
+
+
 class QueryContext:
     """One project's engine state; ``fresh()`` is called at the start of every query."""
 
@@ -85,7 +113,7 @@ class QueryContext:
         self.index = WithLibraries(index, self.libraries)
         self._resolver: Resolver | None = None
         self._generation = -1
-        self.lock = threading.RLock()
+        self.lock = QueryLock()
 
     def fresh(self) -> Resolver:
         self.index.refresh()
