@@ -577,7 +577,9 @@ class _Extraction:
                     continue
             elif self.facts.scopes[d.scope].kind == "class":
                 if d.kind == "function":
-                    d.kind = "constructor" if d.name in spec.constructor_names else "method"
+                    owner = defs[d.container] if 0 <= d.container < len(defs) else None
+                    named_as_class = spec.constructor_named_as_class and owner is not None and owner.name == d.name
+                    d.kind = "constructor" if d.name in spec.constructor_names or named_as_class else "method"
                 elif d.kind == "variable":
                     d.kind = "field"
             if d.kind in _CALLABLE_KINDS and any(dec.split("(")[0] in _PROPERTY_DECORATORS for dec in d.decorators):

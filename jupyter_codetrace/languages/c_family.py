@@ -177,4 +177,5 @@ CPP_SPEC = LanguageSpec(
     shown_language=_header_language,
     namespace_members_visible=True,
     implicit_members=True,
+    constructor_named_as_class=True,
 )

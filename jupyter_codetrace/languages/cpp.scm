@@ -168,6 +168,10 @@
 
 (call_expression function: (_) @call.callee) @call
 (new_expression type: (_) @call.callee) @call @call.new
+; `geo::Circle circle(1.0);`, `Circle c{2};`: a variable built by its type's constructor
+(declaration
+  type: [(type_identifier) (qualified_identifier) (template_type)] @call.callee
+  declarator: (init_declarator value: [(argument_list) (initializer_list)])) @call @call.new
 
 ; ---------------------------------------------------------------- Includes
 

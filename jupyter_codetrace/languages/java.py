@@ -99,6 +99,7 @@ SPEC = LanguageSpec(
     top_level_is_exported=True,
     exported=_exported,
     implicit_members=True,
+    super_call_is_constructor=True,
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_import,
     package_files=package_files,

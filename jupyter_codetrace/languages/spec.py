@@ -125,6 +125,11 @@ class LanguageSpec:
     # signature, as TypeScript's language service (and so VS Code) does; the body and the other
     # signatures are listed in the answer's `overloads`.
     overload_signature_is_definition: bool = False
+    # Java: `super(args)` calls the parent class's constructor (resolved to it; Python's
+    # `super()` is a proxy, not a constructor call).
+    super_call_is_constructor: bool = False
+    # C++: a function declared in a class body under the class's own name is its constructor.
+    constructor_named_as_class: bool = False
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property
