@@ -36,6 +36,14 @@ class ImportLookup:
         if imp.kind == "dotted":
             module = imp.module.split(".")[0]
         targets = self._modules(module, path, view.facts.language)
+        if not targets and view.spec.global_module_names:
+            # Elixir: `alias Greetings.Greeter` whose module lives where Mix's convention does not
+            # put it (`lib/greeter.ex`): the one file that defines a module of that full name
+            found = self._global_module(module)
+            if found is not None and found.target is not None:
+                if imp.kind in ("dotted", "module", "namespace"):
+                    return Resolution("found", found.target, "import", resolved_from=[step])
+                targets = [found.target.path]
         if not targets:
             return Resolution("unresolved", via=imp.statement, missing=module)
         if imp.kind == "namespace" and _is_require(imp.statement):
