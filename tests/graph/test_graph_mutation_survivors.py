@@ -48,7 +48,7 @@ def _paths_py() -> str:
                       calls)
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def project(tmp_path_factory: pytest.TempPathFactory):
     root: Path = tmp_path_factory.mktemp("walks")
     (root / "fan.py").write_text(_fan_py(), encoding="utf-8")

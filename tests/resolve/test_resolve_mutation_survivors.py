@@ -273,7 +273,7 @@ FILES = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def project(tmp_path_factory: pytest.TempPathFactory):
     root: Path = tmp_path_factory.mktemp("survivors")
     for name, text in FILES.items():
@@ -283,7 +283,7 @@ def project(tmp_path_factory: pytest.TempPathFactory):
         yield opened
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def calls(project) -> dict[str, list[tuple[str, int, str]]]:
     """tables.py's CALLS edges by caller: (callee, line, resolution), sorted."""
     found: dict[str, list[tuple[str, int, str]]] = {}
@@ -529,7 +529,7 @@ MORE_FILES = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def more(tmp_path_factory: pytest.TempPathFactory):
     root: Path = tmp_path_factory.mktemp("more")
     for name, text in MORE_FILES.items():
@@ -605,7 +605,7 @@ IMPORT_FILES = {
 }
 
 
-@pytest.fixture(scope="module")
+@pytest.fixture
 def imports(tmp_path_factory: pytest.TempPathFactory):
     root: Path = tmp_path_factory.mktemp("imports")
     for name, text in IMPORT_FILES.items():
