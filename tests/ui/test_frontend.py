@@ -17,7 +17,9 @@ import pytest
 LABEXTENSION = Path(__file__).resolve().parents[2] / "labextension"
 BIN = Path(sys.executable).parent
 
-pytestmark = pytest.mark.skipif(not (LABEXTENSION / "node_modules").is_dir(),
+# Outside CI a checkout without the panel's packages skips these (saying why); in CI
+# (scripts/bootstrap.sh installs them) they must run, so there a missing folder fails them.
+pytestmark = pytest.mark.skipif(not (LABEXTENSION / "node_modules").is_dir() and not os.environ.get("CI"),
                                 reason="labextension/node_modules missing: scripts/bootstrap.sh builds the panel")
 
 
