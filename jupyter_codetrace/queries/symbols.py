@@ -140,6 +140,18 @@ def _candidates(words: list[str], names: list[str]) -> dict[str, float]:
     return found
 
 
+def _best(scored: dict[str, float], count: int) -> dict[str, float]:
+    """The ``count`` best-scored names, with those tied with the last of them (at most 5 × count):
+    each name is then looked up in every file defining it, which a one-letter query over a large
+    project would otherwise do for every name it has."""
+    if len(scored) <= count:
+        return scored
+    ordered = sorted(scored.items(), key=lambda item: (-item[1], item[0]))
+    last = ordered[count - 1][1]
+    kept = [item for item in ordered[:count * 5] if item[1] >= last]
+    return dict(kept)
+
+
 def symbols(ctx: QueryContext, query, limit=50) -> SymbolsResult:
     if not isinstance(query, str) or not query.strip():
         raise InvalidRequest("query is required (part of a symbol name)", field="query")
@@ -152,7 +164,7 @@ def symbols(ctx: QueryContext, query, limit=50) -> SymbolsResult:
     with ctx.lock:
         resolver = ctx.fresh()
         names = list(ctx.index.defined_in)
-        scored = _candidates(words, names)
+        scored = _best(_candidates(words, names), max(limit * 4, 100))
         whole = {n for n in scored if leading and match_score("".join(words), n, near=False) == scored[n]}
         ranked: list[tuple[tuple, SymbolMatch]] = []
         for name, score in scored.items():
