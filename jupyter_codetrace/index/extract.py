@@ -884,6 +884,11 @@ class _Extraction:
             local = self.text(local_node)
         elif (implied := self.spec.default_import_name(module)) is not None:
             kind, local = "namespace", implied  # Go `import "a/b"` binds the package name `b`
+            written = self.text(module_nodes[0]) if module_nodes else ""
+            if written.endswith(implied) and "\n" not in written:
+                # Elixir `alias Shop.Pricing` binds `Pricing`, where it is written: the name's place
+                line, column = self.point(module_nodes[0])
+                column += len(written) - len(implied)
         else:
             kind, local = "side-effect", None
         if local_node is not None:
