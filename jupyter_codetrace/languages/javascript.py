@@ -20,6 +20,7 @@ SPEC = LanguageSpec(
     builtins=BUILTINS,
     this_keywords=frozenset({"this"}),
     super_names=frozenset({"super"}),
+    super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),
     # Class members are reached through `this`, never by bare name from a method body.
     class_scope_encloses=False,

@@ -843,6 +843,7 @@ SPEC = LanguageSpec(
     builtins=BUILTINS,
     this_keywords=frozenset({"this"}),
     super_names=frozenset({"super"}),
+    super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),
     # Class members are reached through `this`, never by bare name from a method body.
     class_scope_encloses=False,
@@ -868,6 +869,7 @@ TSX_SPEC = LanguageSpec(
     builtins=BUILTINS,
     this_keywords=frozenset({"this"}),
     super_names=frozenset({"super"}),
+    super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),
     class_scope_encloses=False,
     class_body_binds_names=False,
