@@ -699,9 +699,10 @@ MAGICS = [
 
 @pytest.fixture(scope="module")
 def shell(root):
+    from IPython import get_ipython as current_shell
     from IPython.testing.globalipapp import get_ipython
 
-    ip = get_ipython()
+    ip = get_ipython() or current_shell()   # started once per process; a second start answers None
     ip.run_line_magic("load_ext", "jupyter_codetrace")
     ip.run_line_magic("codetrace", str(root))
     yield ip

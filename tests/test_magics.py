@@ -16,6 +16,7 @@ import textwrap
 import pytest
 from IPython.core.error import UsageError
 from IPython.core.formatters import DisplayFormatter
+from IPython import get_ipython as current_shell
 from IPython.testing.globalipapp import get_ipython
 
 from jupyter_codetrace import Project
@@ -31,7 +32,8 @@ REGENERATE = os.environ.get("CODETRACE_REGEN_GOLDEN") == "1"
 
 @pytest.fixture(scope="module")
 def ip():
-    shell = get_ipython()
+    # the test shell is started once per process; a second start answers None, then it is IPython's current one
+    shell = get_ipython() or current_shell()
     shell.run_line_magic("load_ext", "jupyter_codetrace")
     stats = shell.run_line_magic("codetrace", str(FIXTURE))
     assert stats.files >= 10
