@@ -353,11 +353,12 @@ def main(argv: list[str] | None = None) -> int:
     detected = totals["killed"] + totals["timeout"]
     total_score = detected / checked if checked else None
     print("-" * len(header))
-    print(f"{'total':44} {sum(r['generated'] for r in report.values()):>7} {len(every):>6} "
+    print(f"{'total':44} {sum(r['generated'] for r in report.values()):>7} "
+          f"{sum(r['sampled'] for r in report.values()):>6} "
           + " ".join(f"{totals[c]:>11}" for c in COLUMNS)
           + f" {'-' if total_score is None else f'{100 * total_score:.0f}%':>6}")
-    print(f"\n{how}; score = (killed + timeout) / checked; {run_s:.0f} s for the mutants"
-          + (" (budget reached: the rest not checked)" if interrupted else ""))
+    print(f"\n{how}; score = (killed + timeout) / checked; {run_s:.0f} s for the mutants", end="")
+    print(" (budget reached: the rest not checked)" if interrupted else "")
 
     if survivors and not args.no_diffs:
         diffs = RESULTS / f"mutation-survivors-{stamp}.txt"
