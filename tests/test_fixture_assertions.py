@@ -571,10 +571,6 @@ KNOWN_GAPS = {
     "cpp_app/include/geo/shape.hpp:28:refs-at": (
         "references of Square::area list the declarations of Shape::area and Circle::area and the calls "
         "`circle.area()` / `unit_circle().area()`, which resolve to Circle::area"),
-    "java_app/src/main/java/com/acme/model/User.java:26:def": (
-        "an overloaded Java method is picked without looking at the arguments: `describe(false)` answers "
-        "the first `describe()`, not `describe(boolean)`"),
-    "java_app/src/main/java/com/acme/model/User.java:26:not-def": "same as User.java:26:def",
     "rust_app/src/main.rs:27:def": (
         "inside macro arguments (`vec![Box::new(Circle::new(1.0))]`) `Circle::new` is two loose tokens; reading "
         "it as a path makes the consistency test fail, because graph/build.py keeps the first edge of a line "

@@ -376,6 +376,8 @@ class _Extraction:
                     passed.append((None, None if splat else self._token(node, positions=False), splat))
             if any(t is not None and t != ("b",) for _, t, _ in passed):  # something that can name a function
                 self.facts.call_arguments.append((token[1], tuple(passed)))
+            elif self.spec.overloads_by_arity:  # only how many (resolve/overloads.py): no value flows
+                self.facts.call_arguments.append((token[1], tuple((k, None, splat) for k, _, splat in passed)))
         for caps in item_writes:  # `d[k] = v`, `xs.append(v)`, `d.update({…})`: more items of d / xs
             container = self._token(caps["item.container"][0])
             value = self._token(caps["item.value"][0]) if "item.value" in caps else None

@@ -100,6 +100,7 @@ SPEC = LanguageSpec(
     exported=_exported,
     implicit_members=True,
     super_call_is_constructor=True,
+    overloads_by_arity=True,
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_import,
     package_files=package_files,

@@ -72,9 +72,9 @@
 
 ; ---------------------------------------------------------------- Calls
 
-(method_invocation !object name: (identifier) @call.callee) @call
-(method_invocation object: (_) name: (identifier)) @call @call.callee
-(object_creation_expression type: (_) @call.callee) @call @call.new
+(method_invocation !object name: (identifier) @call.callee arguments: (argument_list) @call.arguments) @call
+(method_invocation object: (_) name: (identifier) arguments: (argument_list) @call.arguments) @call @call.callee
+(object_creation_expression type: (_) @call.callee arguments: (argument_list)? @call.arguments) @call @call.new
 ; `super(id)` in a constructor: the parent's constructor (LanguageSpec.super_call_is_constructor)
 (explicit_constructor_invocation constructor: (super) @call.callee) @call
 

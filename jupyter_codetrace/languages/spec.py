@@ -128,6 +128,10 @@ class LanguageSpec:
     # Java: `super(args)` calls the parent class's constructor (resolved to it; Python's
     # `super()` is a proxy, not a constructor call).
     super_call_is_constructor: bool = False
+    # Java: methods of one class share a name and differ in their parameters; a call is resolved
+    # to the one whose parameter count fits its argument count (resolve/overloads.py). Every call
+    # with arguments is recorded in ``FileFacts.call_arguments`` (literals as unknown tokens).
+    overloads_by_arity: bool = False
     # C++: a function declared in a class body under the class's own name is its constructor.
     constructor_named_as_class: bool = False
     extra: dict = field(default_factory=dict, compare=False, hash=False)

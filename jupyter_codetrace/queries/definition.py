@@ -652,7 +652,7 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
         {"signature": o.signature, "line": o.line, "file": file}
         for i, o in enumerate(defs)
         if i != target.index and o.name == d.name and o.scope == d.scope and o.container == d.container
-        and o.kind == d.kind and (o.declaration or "overload" in " ".join(o.decorators))
+        and o.kind == d.kind and (o.declaration or "overload" in " ".join(o.decorators) or view.spec.overloads_by_arity)
     )
     cell, line = ctx.cell_position(target.path, d.line)
     _, end_line = ctx.cell_position(target.path, d.end_line)

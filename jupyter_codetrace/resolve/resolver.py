@@ -6,7 +6,8 @@ index generation (any file change starts a new one).
 
 The parts live beside this file: ``scopes`` (lexical names), ``imports`` (imports and
 exports), ``members`` (members and the MRO), ``types`` (types of expressions), ``candidates``
-(the name-only fallback), ``flow`` (values for calls); ``base`` holds the shared vocabulary.
+(the name-only fallback), ``flow`` (values for calls), ``overloads`` (a call's overload by its
+argument count); ``base`` holds the shared vocabulary.
 """
 
 from __future__ import annotations
@@ -21,6 +22,7 @@ from .candidates import NameCandidates
 from .imports import ImportLookup
 from .members import MemberLookup
 from .modules import ProjectModules
+from .overloads import OverloadChoice
 from .scopes import ScopeLookup
 from .types import TypeInference
 
@@ -39,7 +41,7 @@ def _outermost(facts, index: int) -> int:
     return index
 
 
-class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandidates):
+class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandidates, OverloadChoice):
     """Resolves references of one index generation."""
 
     def __init__(self, index, workspace, previous: "Resolver | None" = None):
@@ -174,7 +176,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             self._nesting += 1
             try:
                 with self.recording() as read:
-                    cached = self._resolve_reference(path, ref_index, 0)
+                    cached = self.by_arity(path, ref_index, self._resolve_reference(path, ref_index, 0))
             finally:
                 self._nesting -= 1
             if cached.status == "found" and cached.target is None:

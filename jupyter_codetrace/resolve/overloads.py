@@ -1,0 +1,66 @@
+"""Overloads: the one of several same-named methods of a class that a call's arguments fit.
+
+A part of ``Resolver`` (resolve/resolver.py) for languages whose ``LanguageSpec`` sets
+``overloads_by_arity`` (Java): a call whose name resolved to one of several methods (or
+constructors) declared side by side under one container is moved to the first of them whose
+parameter count fits the call's argument count (a variable-arity method takes its count less
+one, or more). Argument counts come from ``FileFacts.call_arguments`` (a call with no entry
+there has no arguments); parameter counts from the ``parameter`` definitions each one holds.
+"""
+
+from __future__ import annotations
+
+import dataclasses
+
+from .base import _CALLABLE_KINDS, Resolution, Symbol
+
+__all__ = ["OverloadChoice"]
+
+
+class OverloadChoice:
+    """Overload selection by argument count."""
+
+    def by_arity(self, path: str, ref_index: int, found: Resolution) -> Resolution:
+        target = found.target
+        if found.status != "found" or target is None or target.index < 0:
+            return found
+        view = self.view(path)
+        if view is None or not view.spec.overloads_by_arity or view.facts.references[ref_index].usage != "call":
+            return found
+        place = self.view(target.path)
+        if place is None or not place.spec.overloads_by_arity:
+            return found
+        defs = place.facts.definitions
+        d = defs[target.index]
+        if d.kind not in _CALLABLE_KINDS:
+            return found
+        siblings = [i for i, o in enumerate(defs)
+                    if o.name == d.name and o.container == d.container and o.kind == d.kind]
+        if len(siblings) < 2:
+            return found
+        count = self._argument_count(path, ref_index)
+        if count is None:
+            return found
+        fitting = [i for i in siblings if self._takes(place.facts, i, count)]
+        if not fitting or target.index in fitting:
+            return found
+        return dataclasses.replace(found, target=Symbol(target.path, fitting[0]))
+
+    def _argument_count(self, path: str, ref_index: int) -> int | None:
+        """How many arguments the call of reference ``ref_index`` passes (None: a spread)."""
+        key = ("arity", path)
+        counts = self.memo.get(key)
+        if counts is None:
+            counts = {}
+            for callee, passed in self.view(path).facts.call_arguments:
+                counts[callee] = None if any(splat for _, _, splat in passed) else len(passed)
+            self.memo[key] = counts
+        return counts.get(ref_index, 0)
+
+    @staticmethod
+    def _takes(facts, index: int, count: int) -> bool:
+        defs = facts.definitions
+        params = [p for p in defs[index + 1:] if p.kind == "parameter" and p.container == index]
+        if "..." in (defs[index].signature or ""):
+            return count >= len(params) - 1
+        return count == len(params)
