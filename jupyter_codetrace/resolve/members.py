@@ -34,9 +34,14 @@ class MemberLookup:
         """The member ``name`` of what an expression token is (a literal's declared type …)."""
         key = ("member_of_token", path, token, name)
         cached = self.memo.get(key)
-        if cached is None:
-            cached = self.memo[key] = self._member_of(self.infer(path, token, 1), name, path, 1)
-        return cached
+        if cached is not None:
+            # what the first lookup read is read again: the graph redoes a file when any of it changes
+            self._read[-1].update(cached[1])
+            return cached[0]
+        with self.recording() as read:
+            found = self._member_of(self.infer(path, token, 1), name, path, 1)
+        self.memo[key] = (found, frozenset(read))
+        return found
 
     def enclosing_class(self, path: str, container: int) -> Symbol | None:
         view = self.view(path)
