@@ -518,9 +518,9 @@ class _FileEdges:
         if constructor and d.kind in CLASS_KINDS:
             init = self._constructor(symbol)
             if init is not None:
-                symbol = init
-        elif d.declaration and self.graph.implementation is not None:
-            symbol = self.graph.implementation(symbol)
+                symbol, d = init, resolver.definition(init)
+        if d is not None and d.declaration and self.graph.implementation is not None:
+            symbol = self.graph.implementation(symbol)   # a prototype (a C++ constructor's too): its body
         return self.graph.node_of(resolver, symbol)
 
     def _constructor(self, cls: Symbol) -> Symbol | None:
