@@ -28,8 +28,10 @@ CASES = {
     ],
     "ts_app": [
         ("xylophone_quartz", []),
-        ("User", [("User", None, "src/types.ts", 10), ("user", "GreetingProps", "src/components/Greeting.tsx", 6),
-                  ("UserModel", None, "src/models.ts", 24), ("toUser", "UserModel", "src/models.ts", 56)]),
+        ("User", [("User", None, "src/types.ts", 10), ("User", "../types", "src/audit/tracking.ts", 5),   # its augmentation
+                  ("user", "GreetingProps", "src/components/Greeting.tsx", 6),
+                  ("UserModel", None, "src/models.ts", 24), ("toUser", "UserModel", "src/models.ts", 56),
+                  ("describeUser", None, "src/audit/tracking.ts", 16)]),
         ("greet", [("Greeting", None, "src/components/Greeting.tsx", 11),
                    ("GreetingProps", None, "src/components/Greeting.tsx", 5)]),
         ("fmtdate", [("formatDate", None, "src/utils/date.ts", 2)]),

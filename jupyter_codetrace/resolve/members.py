@@ -98,6 +98,7 @@ class MemberLookup:
         return found
 
     def _collect_extensions(self, cls: Symbol, type_name: str, found: dict[str, Symbol]) -> None:
+        self._module_augmentations(cls, type_name, found)
         d_name = type_name
         for path in sorted(self.index.used_in.get(d_name, ())):
             view = self.view(path)
@@ -116,6 +117,26 @@ class MemberLookup:
                         found.setdefault(member, Symbol(path, indices[0]))
                 else:
                     found.setdefault(defs[i].name, Symbol(path, i))
+
+    def _module_augmentations(self, cls: Symbol, type_name: str, found: dict[str, Symbol]) -> None:
+        """TypeScript module augmentation: ``declare module "./config" { interface Config {…} }``
+        in another file adds its members to the interface ``Config`` of the module it names."""
+        for path in sorted(self.index.defined_in.get(type_name, ())):
+            if path == cls.path:
+                continue
+            view = self.view(path)
+            if view is None or view.facts.language not in ("typescript", "tsx"):
+                continue
+            defs = view.facts.definitions
+            for i, d in enumerate(defs):
+                outer = d.container
+                if d.name != type_name or d.kind != "interface" or not 0 <= outer < len(defs) \
+                        or defs[outer].kind != "namespace" or not defs[outer].name.startswith((".", "/")):
+                    continue
+                if cls.path not in self.modules.resolve(defs[outer].name, path, view.facts.language):
+                    continue
+                for member, indices in view.members.get(i, {}).items():
+                    found.setdefault(member, Symbol(path, indices[0]))
 
     def qualifier_class(self, path: str, index: int) -> Symbol | None:
         """The type an out-of-line member (or impl block) belongs to."""
