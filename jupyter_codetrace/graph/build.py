@@ -463,7 +463,7 @@ class _FileEdges:
     def __init__(self, graph: CodeGraph, resolver: Resolver, view, table: _NodeTable, fg: FileGraph):
         self.graph, self.resolver, self.view, self.table, self.fg = graph, resolver, view, table, fg
         self.flow = ValueFlow(resolver)
-        self.seen: set[tuple] = set()
+        self.seen: dict[tuple, int] = {}   # (source, target, kind, line) -> its place in fg.edges
 
     def collect(self) -> None:
         facts = self.view.facts
@@ -505,10 +505,14 @@ class _FileEdges:
 
     def _edge(self, source: str, target: str, kind: str, line: int, resolution: str) -> None:
         key = (source, target, kind, line)
-        if key in self.seen:
-            return
-        self.seen.add(key)
-        self.fg.edges.append((source, target, kind, line, resolution))
+        at = self.seen.get(key)
+        if at is None:
+            self.seen[key] = len(self.fg.edges)
+            self.fg.edges.append((source, target, kind, line, resolution))
+        elif self.fg.edges[at][4] == "name-only" and resolution != "name-only":
+            # the same edge found properly later on the line: a guess must not hide it (name-only
+            # edges are left out of answers by default)
+            self.fg.edges[at] = (source, target, kind, line, resolution)
 
     def _target(self, symbol: Symbol, constructor: bool) -> str | None:
         resolver = self.resolver
