@@ -1,4 +1,4 @@
-; inherits: ecmascript
+; inherits: ecmascript,jsx
 ; JavaScript (ES modules, CommonJS, JSX): definitions, scopes, references, imports/exports and
 ; calls for jupyter_codetrace. Capture names are the vocabulary of languages/captures.py.
 ; The TypeScript query (typescript.scm) follows the same layout; keep the two in step.
@@ -583,36 +583,3 @@
   function: (member_expression object: (_) @definition.item property: (property_identifier) @_method)
   arguments: (arguments . (arrow_function parameters: (formal_parameters . (identifier) @name @definition.parameter)))
   (#any-of? @_method "map" "forEach" "filter" "find" "findLast" "findIndex" "some" "every" "flatMap"))
-
-; ================================================================ JSX
-
-; `<div>`: an intrinsic (lower-case) element names nothing; a closing tag repeats its opening
-; tag's name and is not a second reference.
-((jsx_opening_element name: (identifier) @ignore) (#match? @ignore "^[a-z]"))
-((jsx_self_closing_element name: (identifier) @ignore) (#match? @ignore "^[a-z]"))
-(jsx_closing_element name: (identifier) @ignore)
-(jsx_closing_element
-  name: (member_expression object: (_) @ignore property: (property_identifier) @ignore))
-
-; A component's element calls it (`<Card …/>`, `<ui.Card>…</ui.Card>`), as TypeScript's call
-; hierarchy counts it: a capitalised name or a member expression names a component.
-((jsx_self_closing_element name: (identifier) @call.callee) @call (#match? @call.callee "^[A-Z]"))
-((jsx_opening_element name: (identifier) @call.callee) @call (#match? @call.callee "^[A-Z]"))
-(jsx_self_closing_element name: (member_expression) @call.callee) @call
-(jsx_opening_element name: (member_expression) @call.callee) @call
-
-; Its attributes (`title="Orders"`) name members of the props the component takes.
-((jsx_self_closing_element
-   name: (identifier) @_component
-   attribute: (jsx_attribute . (property_identifier) @reference)) @receiver.props
- (#match? @_component "^[A-Z]"))
-((jsx_opening_element
-   name: (identifier) @_component
-   attribute: (jsx_attribute . (property_identifier) @reference)) @receiver.props
- (#match? @_component "^[A-Z]"))
-(jsx_self_closing_element
-  name: (member_expression)
-  attribute: (jsx_attribute . (property_identifier) @reference)) @receiver.props
-(jsx_opening_element
-  name: (member_expression)
-  attribute: (jsx_attribute . (property_identifier) @reference)) @receiver.props

@@ -1,37 +1,3 @@
-; inherits: typescript
+; inherits: typescript,jsx
 ; TSX: everything typescript.scm says (the tsx grammar has every node it names; it lacks only
-; `<T>x` casts, which that query does not use), then the JSX nodes below.
-; Capture names are the vocabulary of languages/captures.py.
-
-; ================================================================ JSX
-
-; `<div>`: an intrinsic (lower-case) element names nothing; a closing tag repeats its opening
-; tag's name and is not a second reference.
-((jsx_opening_element name: (identifier) @ignore) (#match? @ignore "^[a-z]"))
-((jsx_self_closing_element name: (identifier) @ignore) (#match? @ignore "^[a-z]"))
-(jsx_closing_element name: (identifier) @ignore)
-(jsx_closing_element
-  name: (member_expression object: (_) @ignore property: (property_identifier) @ignore))
-
-; A component's element calls it (`<Card …/>`, `<ui.Card>…</ui.Card>`), as TypeScript's call
-; hierarchy counts it: a capitalised name or a member expression names a component.
-((jsx_self_closing_element name: (identifier) @call.callee) @call (#match? @call.callee "^[A-Z]"))
-((jsx_opening_element name: (identifier) @call.callee) @call (#match? @call.callee "^[A-Z]"))
-(jsx_self_closing_element name: (member_expression) @call.callee) @call
-(jsx_opening_element name: (member_expression) @call.callee) @call
-
-; Its attributes (`title="Orders"`) name members of the props the component takes.
-((jsx_self_closing_element
-   name: (identifier) @_component
-   attribute: (jsx_attribute . (property_identifier) @reference)) @receiver.props
- (#match? @_component "^[A-Z]"))
-((jsx_opening_element
-   name: (identifier) @_component
-   attribute: (jsx_attribute . (property_identifier) @reference)) @receiver.props
- (#match? @_component "^[A-Z]"))
-(jsx_self_closing_element
-  name: (member_expression)
-  attribute: (jsx_attribute . (property_identifier) @reference)) @receiver.props
-(jsx_opening_element
-  name: (member_expression)
-  attribute: (jsx_attribute . (property_identifier) @reference)) @receiver.props
+; `<T>x` casts, which that query does not use), then the JSX nodes of jsx.scm.
