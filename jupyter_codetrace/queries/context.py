@@ -3,7 +3,6 @@ plus the input validation and the "what was there" helpers every not-found answe
 
 from __future__ import annotations
 
-import gc
 import operator
 import os
 import re
@@ -15,6 +14,7 @@ from rapidfuzz.distance import DamerauLevenshtein
 
 from ..errors import InvalidRequest
 from ..facts import Definition
+from ..index.encoding import gc_paused
 from ..index.indexer import Index
 from ..index.libraries import Libraries, LibraryPlace, WithLibraries, is_library_path
 from ..nesting import nesting
@@ -83,22 +83,17 @@ class QueryLock:
 
     def __init__(self):
         self._lock = threading.RLock()
-        self._depth = 0
-        self._resume = False
+        self._pauses: list = []   # gc_paused() of each entry (a re-entry's leaves the collector as it is)
 
     def __enter__(self) -> "QueryLock":
         self._lock.acquire()
-        self._depth += 1
-        if self._depth == 1:
-            self._resume = gc.isenabled()
-            if self._resume:
-                gc.disable()
+        pause = gc_paused()
+        pause.__enter__()
+        self._pauses.append(pause)
         return self
 
     def __exit__(self, *exc) -> None:
-        self._depth -= 1
-        if self._depth == 0 and self._resume:
-            gc.enable()
+        self._pauses.pop().__exit__(None, None, None)
         self._lock.release()
 
 
