@@ -28,6 +28,20 @@ _OWNED_KEYS = ("doc", "decorator", "modifier")
 _CALLABLE_KINDS = {"function", "method", "constructor"}
 _SCOPE_OWNER_KINDS = _CALLABLE_KINDS | {"class", "interface", "struct", "trait", "impl", "enum",
                                         "module", "namespace", "type"}
+# Captures of a definition match and the field of the raw definition each fills: the first node
+# of a match that sets it (the first match wins), every node of the lists, True for the flags.
+_DEFINITION_FIELDS = {
+    "definition.params": "params", "definition.returns": "returns", "definition.generics": "generics",
+    "definition.body": "body", "definition.type": "type", "definition.default": "default",
+    "definition.value": "value", "definition.receiver": "receiver", "definition.item": "item",
+    "definition.entered": "entered", "definition.pattern": "pattern", "definition.unpacked": "unpacked",
+    "definition.type_arguments": "type_arguments", "definition.qualifier": "qualifier",
+    "definition.extends": "extends", "definition.implements": "implements",
+    "definition.alternative": "alternatives",
+    "declaration": "declaration", "hoist": "hoist", "definition.promoted": "promoted",
+}
+_DEFINITION_LISTS = ("extends", "implements", "alternatives")
+_DEFINITION_FLAGS = {"declaration", "hoist", "promoted"}
 _MEMBER_OWNER_KINDS = {"class", "interface", "struct", "trait", "enum", "namespace", "module", "impl"}
 _PROPERTY_DECORATORS = {"property", "cached_property", "functools.cached_property"}
 _WHITESPACE = re.compile(r"\s+")
@@ -288,23 +302,27 @@ class _Extraction:
         scopes = self.facts.scopes
         open_scopes, next_scope = [0], 1
         container_of: dict[int, int] = {}
+        # The hottest loop of extraction (one pass per reference): the helpers text() and point()
+        # are written out, and a Reference is made with all its fields at once.
+        source, ascii_source, column_of = self.source, self.lines.ascii, self.lines.column
+        skipped = ignored | excluded_spans
         for span in sorted(references):
-            if (span in name_spans and span not in pattern_keys) or span in ignored or span in excluded_spans:
+            if span in skipped or (span in name_spans and span not in pattern_keys):
                 continue
-            i = bisect_right(excluded_starts, span[0]) - 1
-            if i >= 0 and excluded[i][0] <= span[0] < excluded[i][1]:
+            at, end = span
+            i = bisect_right(excluded_starts, at) - 1
+            if i >= 0 and excluded[i][0] <= at < excluded[i][1]:
                 continue
-            name, receiver, expression, builtin = references[span]
-            if span[0] == span[1]:
+            if at == end:
                 continue  # a name the parser made up to recover from a syntax error
-            line, column = self.point(name)
+            name, receiver, expression, builtin = references[span]
+            row, column = name.start_point
+            column = column + 1 if ascii_source else column_of(row, column)
             usage = "read"
             if span in writes:
                 usage = "write"
-            elif span in type_refs or _inside(type_regions, region_starts, span[0]):
+            elif span in type_refs or _inside(type_regions, region_starts, at):
                 usage = "type-ref"
-            ref = Reference(self.text(name), line, column, span[0], usage)
-            at = span[0]
             while next_scope < len(scopes) and scopes[next_scope].start_byte <= at:
                 while len(open_scopes) > 1 and scopes[open_scopes[-1]].end_byte <= scopes[next_scope].start_byte:
                     open_scopes.pop()
@@ -312,14 +330,17 @@ class _Extraction:
                 next_scope += 1
             while len(open_scopes) > 1 and scopes[open_scopes[-1]].end_byte <= at:
                 open_scopes.pop()
-            ref.scope = scope = open_scopes[-1]
+            scope = open_scopes[-1]
             container = container_of.get(scope)
             if container is None:
                 container = container_of[scope] = self._container_of(scope)
-            ref.container = container
-            expr = expression if expression is not None else name
-            ref.expr_start, ref.expr_end = expr.start_byte, expr.end_byte
-            expr_map[(expr.start_byte, expr.end_byte)] = len(refs)
+            if expression is None:
+                expr_span = span
+            else:
+                expr_span = (expression.start_byte, expression.end_byte)
+            ref = Reference(source[at:end].decode("utf-8", "replace"), row + 1, column, at, usage, scope, container,
+                            False, expr_span[0], expr_span[1])
+            expr_map[expr_span] = len(refs)
             refs.append(ref)
             if receiver is not None:
                 pending.append((ref, receiver, builtin))
@@ -446,9 +467,9 @@ class _Extraction:
             if raw.get("pattern") is not None:  # `a, (b, *c) = v`, `for k, v in pairs`
                 base = self._token(raw["unpacked"]) if raw.get("unpacked") is not None else d.value
                 d.value = self._unpacked(raw["pattern"], raw["name"], base) if base is not None else None
-            d.extends = tuple(self._token(n) for n in raw.get("extends", ()))
-            d.implements = tuple(self._token(n) for n in raw.get("implements", ()))
-            d.alternatives = tuple(self._token(n) for n in raw.get("alternatives", ()))
+            for field in _DEFINITION_LISTS:   # extends, implements, alternatives
+                nodes = raw.get(field)
+                setattr(d, field, tuple(self._token(n) for n in nodes) if nodes else ())
             if raw.get("qualifier") is not None:
                 d.qualifier = self._token(raw["qualifier"])
         self.facts.imports = [imp for caps in imports if (imp := self._import(caps))]
@@ -491,29 +512,20 @@ class _Extraction:
         raw = definitions.get(key)
         if raw is None:
             raw = definitions[key] = {"kind": kind, "name": name, "node": caps[definition_capture(kind)][0]}
-        for cap, field in (("definition.params", "params"), ("definition.returns", "returns"),
-                           ("definition.generics", "generics"), ("definition.body", "body"),
-                           ("definition.type", "type"), ("definition.default", "default"),
-                           ("definition.value", "value"), ("definition.receiver", "receiver"),
-                           ("definition.item", "item"), ("definition.entered", "entered"),
-                           ("definition.pattern", "pattern"), ("definition.unpacked", "unpacked"),
-                           ("definition.type_arguments", "type_arguments")):
-            if cap in caps and raw.get(field) is None:
-                raw[field] = caps[cap][0]
-        for cap, field in (("definition.extends", "extends"), ("definition.implements", "implements"),
-                           ("definition.alternative", "alternatives")):
-            for node in caps.get(cap, ()):
+        # A match holds a few captures: look each up, rather than every field in each match.
+        for cap, nodes in caps.items():
+            field = _DEFINITION_FIELDS.get(cap)
+            if field is None:
+                continue
+            if field in _DEFINITION_LISTS:
                 seen = raw.setdefault(field, [])
-                if all(n.start_byte != node.start_byte for n in seen):
-                    seen.append(node)
-        if "definition.qualifier" in caps and raw.get("qualifier") is None:
-            raw["qualifier"] = caps["definition.qualifier"][0]
-        if "declaration" in caps:
-            raw["declaration"] = True
-        if "hoist" in caps:
-            raw["hoist"] = True
-        if "definition.promoted" in caps:
-            raw["promoted"] = True
+                for node in nodes:
+                    if all(n.start_byte != node.start_byte for n in seen):
+                        seen.append(node)
+            elif field in _DEFINITION_FLAGS:
+                raw[field] = True
+            elif raw.get(field) is None:
+                raw[field] = nodes[0]
 
     def _build_definitions(self, raws: dict, owned: dict, exported_owners: set, comments: list) -> list[Definition]:
         spec = self.spec
@@ -521,16 +533,16 @@ class _Extraction:
         kept_raw: list[dict] = []
         declaration_file = any(self.path.endswith(s) for s in spec.declaration_suffixes)
         ordered = sorted(raws.values(), key=lambda r: (r["node"].start_byte, -r["node"].end_byte, r["name"].start_byte))
+        scopes = self.facts.scopes
+        modifiers_of, decorators_of, docs_of = owned["modifier"], owned["decorator"], owned["doc"]
         for raw in ordered:
             node, name = raw["node"], raw["name"]
             line, column = self.point(name)
             end_line, end_column = self.end_point(node)
-            d = Definition(
-                name=_collapse(self.text(name)) if name.child_count else self.text(name), kind=raw["kind"],
-                line=line, column=column,
-                end_line=end_line, end_column=end_column, start_line=node.start_point[0] + 1,
-                start_byte=node.start_byte, end_byte=node.end_byte, name_byte=name.start_byte,
-            )
+            text = self.text(name)
+            d = Definition(_collapse(text) if name.child_count else text, raw["kind"], line, column,
+                           end_line, end_column, node.start_point[0] + 1, node.start_byte, node.end_byte,
+                           name.start_byte)
             span = (node.start_byte, node.end_byte)
             d.declaration = bool(raw.get("declaration")) or declaration_file
             if raw.get("type") is not None:
@@ -544,29 +556,31 @@ class _Extraction:
             if raw.get("default") is not None:
                 d.default = _collapse(self.text(raw["default"]))[:_SIGNATURE_LIMIT]
             d.signature = self._signature(raw, d)
-            d.modifiers = tuple(dict.fromkeys(self.text(n) for n in owned["modifier"].get(span, ())))
-            decorators = owned["decorator"].get(span, ())
-            d.decorators = tuple(self.text(n).lstrip("@").strip() for n in decorators)
+            modifiers = modifiers_of.get(span)
+            if modifiers:
+                d.modifiers = tuple(dict.fromkeys(self.text(n) for n in modifiers))
+            decorators = decorators_of.get(span, ())
             raw["decorator_nodes"] = decorators
             if decorators:  # the code shown starts at the first decorator
+                d.decorators = tuple(self.text(n).lstrip("@").strip() for n in decorators)
                 d.start_line = min(d.start_line, min(n.start_point[0] for n in decorators) + 1)
-            if any(dec.split("(")[0].rsplit(".", 1)[-1] == "overload" for dec in d.decorators):
-                d.declaration = True  # typing.overload: a signature only
-            docs = owned["doc"].get(span)
+                if any(dec.split("(")[0].rsplit(".", 1)[-1] == "overload" for dec in d.decorators):
+                    d.declaration = True  # typing.overload: a signature only
+            docs = docs_of.get(span)
             if docs:
                 d.doc = _clean_docstring(self.text(docs[0]))
             d.exported = span in exported_owners
             # Binding scope: the innermost scope strictly around the definition's node.
             scope = self._innermost_scope(node.start_byte)
-            while scope > 0 and (self.facts.scopes[scope].start_byte, self.facts.scopes[scope].end_byte) == span:
-                self.facts.scopes[scope].owner = len(defs)
+            while scope > 0 and (scopes[scope].start_byte, scopes[scope].end_byte) == span:
+                scopes[scope].owner = len(defs)
                 d.own_scope = scope
-                scope = self.facts.scopes[scope].parent
+                scope = scopes[scope].parent
             if raw.get("hoist"):
-                while scope > 0 and self.facts.scopes[scope].kind != "function":
-                    scope = self.facts.scopes[scope].parent
+                while scope > 0 and scopes[scope].kind != "function":
+                    scope = scopes[scope].parent
             d.scope = scope
-            scope_fact = self.facts.scopes[scope]
+            scope_fact = scopes[scope]
             if d.name in scope_fact.globals:
                 d.scope = 0
             elif d.name in scope_fact.nonlocals:
@@ -577,19 +591,21 @@ class _Extraction:
             if raw.get("receiver") is not None:
                 if not self._attach_to_instance(d, self.text(raw["receiver"]), defs):
                     continue
-            elif self.facts.scopes[d.scope].kind == "class":
+            elif scopes[d.scope].kind == "class":
                 if d.kind == "function":
                     owner = defs[d.container] if 0 <= d.container < len(defs) else None
                     named_as_class = spec.constructor_named_as_class and owner is not None and owner.name == d.name
                     d.kind = "constructor" if d.name in spec.constructor_names or named_as_class else "method"
                 elif d.kind == "variable":
                     d.kind = "field"
-            if d.kind in _CALLABLE_KINDS and any(dec.split("(")[0] in _PROPERTY_DECORATORS for dec in d.decorators):
+            if decorators and d.kind in _CALLABLE_KINDS \
+                    and any(dec.split("(")[0] in _PROPERTY_DECORATORS for dec in d.decorators):
                 d.kind = "property"
             defs.append(d)
             kept_raw.append(raw)
             # Link now: definitions nested in this one need their container from it.
-            self._link_own_scopes(defs, only=len(defs) - 1)
+            if d.own_scope < 0 and d.kind in _SCOPE_OWNER_KINDS and d.scope >= 0:   # (what it would skip)
+                self._link_own_scopes(defs, only=len(defs) - 1)
             if raw.get("promoted") and d.container >= 0 and defs[d.container].container >= 0:
                 # `constructor(private x: T)`: also a property of the class.
                 defs.append(replace(d, kind="property", scope=-1, container=defs[d.container].container, default=None))
