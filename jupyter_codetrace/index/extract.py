@@ -389,7 +389,10 @@ class _Extraction:
                     continue  # a comment
                 # a keyword argument has a name and a value (`key=value`); `*xs`, `**kw`, `...xs`
                 # make later positions unknown
-                name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+                if node.child_count:
+                    name, value = node.child_by_field_name("name"), node.child_by_field_name("value")
+                else:   # a leaf (a name, a number) has no fields
+                    name = value = None
                 splat = self.source.startswith(_SPLATS, node.start_byte)
                 if name is not None and value is not None:
                     passed.append((self.text(name), self._token(value, positions=False), False))
@@ -822,6 +825,8 @@ class _Extraction:
 
     def _token(self, node, depth: int = 0, positions: bool = True):
         token = self._value_token(node, depth, positions)
+        if not self._declared:   # most files declare no types of values: skip the lookup
+            return token
         declared = self._declared.get((node.start_byte, node.end_byte)) if node is not None else None
         if declared is not None:  # a value with a declared type: that type, and its own value
             index = self._expr_map.get((declared.start_byte, declared.end_byte))
