@@ -14,6 +14,7 @@ resolutions read it (the resolver records what each resolution looked at).
 from __future__ import annotations
 
 import atexit
+import gc
 import hashlib
 import weakref
 from dataclasses import dataclass, field
@@ -118,6 +119,7 @@ class CodeGraph:
         self.generation = -1
         self.last_rebuilt = 0
         self._node_names: set[str] = set()
+        self._node_names_made = False
         self._implicit: list[tuple[str, str, str]] | None = None   # inferred IMPLEMENTS edges (Go)
         self._snapshot_due = False    # the graph changed since the store's snapshot was written
         self._exit_hook = False
@@ -181,7 +183,13 @@ class CodeGraph:
         # Resolving allocates millions of acyclic tuples; each full collection then walks them
         # all and frees nothing (14 on the stdlib: a third of the build's CPU).
         with gc_paused():
-            return self._update(resolver, index)
+            redone = self._update(resolver, index)
+        if redone > _SNAPSHOT_NOW:
+            # What a large build made (resolutions, views, the graph) lives as long as the
+            # project and holds no cycles: kept out of the collector's full passes, which would
+            # walk it after every later answer (~0.3-0.7 s each on the stdlib) and free nothing.
+            gc.freeze()
+        return redone
 
     def _update(self, resolver: Resolver, index) -> int:
         self._tables = {}
@@ -209,23 +217,30 @@ class CodeGraph:
                 before = self.files[path].names if path in self.files else frozenset()
                 after = _defined_names(resolver, path) if path in current else frozenset()
                 names |= {n.rstrip("()") for n in before ^ after}
-            added_or_gone = bool(gone) or any(p not in self._hashes for p in changed)
+            added_or_gone = set(gone) | {p for p in changed if p not in self._hashes}
             name_reads = {f"*name:{n}" for n in names}
+            # A file added or removed may change which file an import finds (`shapes/mod.rs` beside
+            # `shapes/circle.rs`, `pkg.py` beside `pkg/`): the files that read its folder or the one
+            # above it are redone.
+            near = {folder for p in added_or_gone for folder in _folder_and_parent(p)}
             for path, fg in self.files.items():
                 if path in touched or path not in current:
                     continue
                 read = fg.read
                 if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
-                        (added_or_gone and "*files" in read):
+                        (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
                     redo.add(path)
+        # Names of every node in the project: a read of any other name cannot be a REFERENCES
+        # edge, so it is not resolved (most reads are of variables). Made again only when a file
+        # comes, goes or changes the names it defines (not for an edit inside a body).
+        names_kept = self._node_names_made and not gone and all(
+            p in self.files and self.files[p].names == _defined_names(resolver, p) for p in redo)
         for path in gone:
             self._drop(path)
             self._hashes.pop(path, None)
         for path in sorted(redo):
             self._drop(path)
-        # Names of every node in the project: a read of any other name cannot be a REFERENCES
-        # edge, so it is not resolved (most reads are of variables).
-        if redo:
+        if redo and not names_kept:
             node_names: set[str] = set()
             for path, fg in self.files.items():
                 if path not in redo:
@@ -233,6 +248,7 @@ class CodeGraph:
             for path in redo:
                 node_names.update(n[:-2] for n in _defined_names(resolver, path) if n.endswith("()"))
             self._node_names = node_names
+            self._node_names_made = True
         for path in sorted(redo):
             fg = self._file_graph(resolver, path)
             if fg is not None:
@@ -240,7 +256,8 @@ class CodeGraph:
                 self._hashes[path] = current[path]
         if touched:
             self._prune()
-        if self._implicit is None or any(_implicit_language(resolver, p) for p in touched):
+        # redone on any change of those files: an edit that only moves lines moves the edges' lines
+        if self._implicit is None or any(_implicit_language(resolver, p) for p in changed):
             self._implicit_interfaces(resolver, current)
         self.generation = index.generation
         self.last_rebuilt = len(redo)
@@ -361,6 +378,15 @@ def _write_at_exit(graph_ref) -> None:
             graph.write_snapshot()
         except Exception:  # noqa: BLE001 - a cache that only saves time must not fail the exit
             pass
+
+
+def _folder(path: str) -> str:
+    return path.rsplit("/", 1)[0] if "/" in path else ""
+
+
+def _folder_and_parent(path: str) -> tuple[str, str]:
+    folder = _folder(path)
+    return folder, _folder(folder) if folder else ""
 
 
 def _token_name(refs, token) -> tuple:

@@ -438,6 +438,13 @@ class Index:
         summary = self._summaries.get(path)
         return summary.record.digest if summary is not None else None
 
+    def summaries(self) -> dict[str, "_Summary"]:
+        """path -> summary (``record.digest``, names ``defined`` and ``used``) of every indexed file,
+        a copy: what a new resolver generation compares with the previous one's to keep the
+        answers no change can reach. Summaries are never changed in place (a change replaces one)."""
+        with self._lock:
+            return dict(self._summaries)
+
     def digests(self) -> dict[str, str]:
         """path -> content digest of every indexed file (what the graph keys its files by)."""
         with self._lock:

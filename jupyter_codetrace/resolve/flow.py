@@ -18,6 +18,10 @@ _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
 _HOLDER_KINDS = frozenset({"variable", "constant", "field", "property"})
 _MAX_DEPTH = 12
 MAX_VALUES = 16   # a value that may be more than this many functions tells nothing useful
+# Files naming a function beyond which the arguments of its calls are not collected: a name used
+# that widely (`get`, `run`) is mostly other functions' name, and reading every such file for
+# each parameter dominated the graph of a large repository (and every edit of its file).
+MAX_CALLER_FILES = 48
 
 
 class ValueFlow:
@@ -98,9 +102,14 @@ class ValueFlow:
             resolver._read[-1].update(cached[1])
             return cached[0]
         resolver.memo[key] = ([], frozenset())  # a cycle through this parameter gives nothing
-        with resolver.recording() as read:
-            found = self._arguments(parameter)
-        resolver.memo[key] = (found, frozenset(read))
+        try:
+            with resolver.recording() as read:
+                resolver.view(parameter.path)
+                found = self._arguments(parameter)
+        except BaseException:
+            del resolver.memo[key]   # not an answer: it must not outlive this generation
+            raise
+        resolver.remember(key, found, read)
         return found
 
     def _arguments(self, parameter: Symbol) -> list[tuple[str, tuple]]:
@@ -129,6 +138,9 @@ class ValueFlow:
                 names = {resolver.definition(cls).name}
         found: list[tuple[str, tuple]] = []
         for name in names:
+            resolver._note(f"*name:{name}")   # a file that starts or stops calling it changes this
+            if len(resolver.index.used_in.get(name, ())) > MAX_CALLER_FILES:
+                continue
             for path in sorted(resolver.index.used_in.get(name, ())):
                 caller = resolver.view(path)
                 if caller is None:

@@ -164,6 +164,7 @@ class ImportLookup:
         found = self.modules.resolve(spec, importer, language)
         if not found:
             self._note("*files")
+            self._note("*missing")
         return found
 
     def _submodule(self, package: str, name: str) -> Resolution:
@@ -174,4 +175,5 @@ class ImportLookup:
                 return Resolution("found", Symbol(candidate), "import")
         if self.index.has_dir(f"{prefix}{name}"):
             return Resolution("found", Symbol(f"{prefix}{name}"), "import")
+        self._note("*missing")
         return Resolution("not_found")

@@ -39,8 +39,9 @@ class MemberLookup:
             self._read[-1].update(cached[1])
             return cached[0]
         with self.recording() as read:
+            self.view(path)
             found = self._member_of(self.infer(path, token, 1), name, path, 1)
-        self.memo[key] = (found, frozenset(read))
+        self.remember(key, found, read)
         return found
 
     def enclosing_class(self, path: str, container: int) -> Symbol | None:
@@ -89,10 +90,10 @@ class MemberLookup:
         if d is None:
             return {}
         self._note(f"*name:{d.name}")  # any file naming the type may add members to it
-        cached = self._extensions.get(cls)
+        cached = self._extensions.get(d.name, {}).get(cls)
         if cached is not None:
             return cached
-        self._extensions[cls] = found = {}
+        self._extensions.setdefault(d.name, {})[cls] = found = {}
         with Recording(self._read, keep=False):
             self._collect_extensions(cls, d.name, found)
         return found

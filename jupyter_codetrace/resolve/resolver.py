@@ -1,8 +1,8 @@
 """Reference -> Resolution: lexical scopes, imports and re-exports, members and inferred types.
 
 The only cross-file stage. It never branches on a language's name: what differs between
-languages comes from the facts and from ``LanguageSpec`` hooks. Results are cached for one
-index generation (any file change starts a new one).
+languages comes from the facts and from ``LanguageSpec`` hooks. Results are cached per index
+generation (any file change starts a new one), which keeps those no change can reach.
 
 The parts live beside this file: ``scopes`` (lexical names), ``imports`` (imports and
 exports), ``members`` (members and the MRO), ``types`` (types of expressions), ``candidates``
@@ -15,7 +15,7 @@ from __future__ import annotations
 from ..languages import by_name
 from ..nesting import nesting
 from .base import (
-    CLASS_KINDS, FileView, MEMBER_OWNER_KINDS, Recording, Resolution, Symbol, _MERGED_KINDS,
+    CLASS_KINDS, FILE_MEMOS, FileView, MEMBER_OWNER_KINDS, Recording, Resolution, Symbol, _MERGED_KINDS,
     _NO_VIEW, _UNKNOWN, _VALUE_KINDS,
 )
 from .candidates import NameCandidates
@@ -48,26 +48,100 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self.index = index
         self.modules = ProjectModules(index, workspace)
         self._views: dict[str, FileView | None] = {}
-        # Views of files that did not change are reused from the previous generation: building
-        # them again (facts from the store, binding tables) is most of the cost of an answer
-        # right after an edit.
-        self._carried: dict[str, tuple[str, FileView]] = {}
-        if previous is not None:
-            for path, view in previous._views.items():
-                if view is not None:
-                    self._carried[path] = (previous._digests.get(path), view)
+        # path -> (digest, view) of files not asked for yet in this generation, from earlier ones:
+        # building a view again (facts from the store, binding tables) is most of the cost of an
+        # answer right after an edit. A view is taken only if its file's digest is unchanged.
+        self._carried: dict[str, tuple[str | None, FileView]] = {}
         self._digests: dict[str, str | None] = {}
         self._resolved: dict[tuple[str, int], Resolution] = {}
         self._nesting = 0   # resolve_reference calls in progress (each may need another's answer)
         # What each resolution read: file paths, "*name:N" (a same-name lookup over the whole
-        # project) and "*files" (a module or submodule that was not found). The graph uses it
-        # to redo only the files whose answers a change can alter.
+        # project), "*files" (the project's files: a submodule or package listing) and
+        # "*missing" (a module found nowhere, which an installed package may provide). The graph
+        # redoes only the files whose answers a change can alter; the next generation keeps the
+        # answers whose reads no change touched.
         self._read: list[set[str]] = [set()]
         self._reads: dict[tuple[str, int], frozenset[str]] = {}
+        # Each distinct read set once; the sets that hold a read; the answers (resolution and
+        # memo keys) each set stands for: a change finds what it reaches in a few lookups.
         self._read_sets: dict[frozenset[str], frozenset[str]] = {}
+        self._sets_by_read: dict[str, list[frozenset[str]]] = {}
+        self._keys_by_reads: dict[frozenset[str], list[tuple]] = {}
         self._same_name: dict[tuple[str, bool], list[Symbol]] = {}
-        self._extensions: dict[Symbol, dict[str, Symbol]] = {}
-        self.memo: dict = {}   # later stages' per-generation caches (the graph's name sets)
+        self._extensions: dict[str, dict[Symbol, dict[str, Symbol]]] = {}   # type name -> class -> members
+        # Later stages' caches, kept across generations like resolutions: a key is either
+        # ``(kind, path, …)`` with kind in FILE_MEMOS (made from that file's facts alone), or was
+        # stored with ``remember`` (with what it read). No other kind of key may be stored.
+        self.memo: dict = {}
+        summaries = getattr(index, "summaries", None)
+        self._summaries = summaries() if summaries is not None else None
+        if previous is not None:
+            self._carry(previous)
+
+    def _carry(self, previous: "Resolver") -> None:
+        """Keep what the previous generation learnt that no change since can alter: the views of
+        unchanged files, and every answer (and memo) whose recorded reads miss the changed files
+        and the names they define or use before and after. A file added or removed (module
+        lookups may change anywhere) or a changed library file starts afresh but for the views.
+        The tables are handed over, not copied: the cost is that of what the change reaches."""
+        carried = previous._carried
+        for path, view in previous._views.items():
+            if view is not None:
+                carried[path] = (previous._digests.get(path), view)
+        self._carried, previous._carried = carried, {}
+        before, now = previous._summaries, self._summaries
+        if before is None or now is None or before.keys() != now.keys():
+            return
+        changed = {path for path, summary in now.items() if before[path].record.digest != summary.record.digest}
+        for path, (digest, _view) in carried.items():
+            if path not in now and self.index.digest(path) != digest:
+                return   # a library file changed (an upgrade): its names are not indexed
+        names: set[str] = set()
+        for path in changed:
+            for summary in (before[path], now[path]):
+                names.update(summary.defined)
+                names.update(summary.used)
+        stale = changed | {f"*name:{name}" for name in names}
+        stale.add("*missing")   # a package installed since may provide it
+        self._resolved, self._reads, self._read_sets = previous._resolved, previous._reads, previous._read_sets
+        self._sets_by_read, self._keys_by_reads = previous._sets_by_read, previous._keys_by_reads
+        self._same_name, self._extensions, self.memo = previous._same_name, previous._extensions, previous.memo
+        # the previous generation is done: nothing may answer from the tables it handed over
+        previous._resolved, previous._reads, previous._read_sets, previous.memo = {}, {}, {}, {}
+        previous._sets_by_read, previous._keys_by_reads, previous._same_name, previous._extensions = {}, {}, {}, {}
+        for what in stale:
+            for reads in self._sets_by_read.pop(what, ()):
+                if self._read_sets.pop(reads, None) is None:
+                    continue   # already dropped through another of its reads
+                for key in self._keys_by_reads.pop(reads, ()):
+                    self._resolved.pop(key, None)
+                    self._reads.pop(key, None)
+                    self.memo.pop(key, None)
+        for path in changed:
+            for kind in FILE_MEMOS:
+                self.memo.pop((kind, path), None)
+        for name in names:
+            self._same_name.pop((name, False), None)
+            self._same_name.pop((name, True), None)
+            self._extensions.pop(name, None)
+
+    def remember(self, key: tuple, answer, read: set[str]) -> frozenset[str]:
+        """Store a memo answer with what it read (``self.memo[key] = (answer, reads)``), to be kept
+        by the next generations while nothing it read changes."""
+        reads = self._read_set(key, read)
+        self.memo[key] = (answer, reads)
+        return reads
+
+    def _read_set(self, key: tuple, read: set[str]) -> frozenset[str]:
+        read = frozenset(read)
+        # most answers read the same few sets (their own file; it and one module): one copy
+        found = self._read_sets.get(read)
+        if found is None:
+            found = self._read_sets[read] = read
+            for what in read:
+                self._sets_by_read.setdefault(what, []).append(read)
+        self._keys_by_reads.setdefault(found, []).append(key)
+        return found
 
     def kind_of(self, symbol: Symbol) -> str | None:
         """A definition's kind, with what only resolution can tell: an out-of-line function whose
@@ -177,14 +251,15 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             try:
                 with self.recording() as read:
                     cached = self.by_arity(path, ref_index, self._resolve_reference(path, ref_index, 0))
+            except BaseException:
+                self._resolved.pop(key, None)   # no answer, and no read record to carry it by
+                raise
             finally:
                 self._nesting -= 1
             if cached.status == "found" and cached.target is None:
                 cached = Resolution("not_found")
             self._resolved[key] = cached
-            read = frozenset(read)
-            # most resolutions read the same few sets (their own file; it and one module): one copy
-            self._reads[key] = self._read_sets.setdefault(read, read)
+            self._reads[key] = self._read_set(key, read)
         else:
             self._read[-1].update(self._reads.get(key, ()))
         return cached

@@ -1,0 +1,111 @@
+"""A new resolver generation keeps the previous one's answers that no change can reach
+(resolve/resolver.py ``Resolver._carry``). Whatever it keeps, every answer must equal what a
+resolver starting from nothing gives on the same files: after edits that shift a file's lines,
+rename a definition, add a definition, remove one, and add or delete a file."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from jupyter_codetrace import Project
+
+_COMMENT = {".py": "#", ".ex": "#", ".exs": "#"}
+
+
+def _write(path, text):
+    path.write_text(text, encoding="utf-8")
+    stamp = time.time() + 2  # a new mtime even on coarse-clock filesystems
+    os.utime(path, (stamp, stamp))
+
+
+def _answers(project) -> dict:
+    """Every reference of every file, resolved: (file, reference) -> the resolution's fields."""
+    resolver = project._context.fresh()
+    found = {}
+    for path in sorted(resolver.index.files()):
+        view = resolver.view(path)
+        if view is None:
+            continue
+        for i in range(len(view.facts.references)):
+            r = resolver.resolve_reference(path, i)
+            found[(path, i)] = (r.status, r.target, r.kind, tuple(r.candidates), tuple(r.resolved_from),
+                                r.via, r.missing, r.why)
+    return found
+
+
+def _compare(project, root, tmp_path, step: str) -> None:
+    kept = _answers(project)
+    graph = project.call_graph().to_dict()
+    with Project(root, cache_dir=tmp_path / f"fresh-{step}") as fresh:
+        expected = _answers(fresh)
+        expected_graph = fresh.call_graph().to_dict()
+    wrong = [(key, kept.get(key), value) for key, value in expected.items() if kept.get(key) != value]
+    assert not wrong and kept.keys() == expected.keys(), (step, len(wrong), wrong[:5])
+    assert sorted(map(str, graph["edges"])) == sorted(map(str, expected_graph["edges"])), step
+    assert sorted(map(str, graph["nodes"])) == sorted(map(str, expected_graph["nodes"])), step
+
+
+def _comment(path) -> str:
+    return _COMMENT.get(path.suffix, "//")
+
+
+@pytest.mark.parametrize("name", ["python_app", "graph_py", "py_flow", "ts_app", "ts_esm", "js_app", "go_app",
+                                  "rust_app", "cpp_app", "java_app", "elixir_app"])
+def test_kept_answers_equal_a_fresh_start(copy_fixture, tmp_path, name):
+    root = copy_fixture(name)
+    with Project(root, cache_dir=tmp_path / "kept") as project:
+        _answers(project)
+        project.call_graph()
+        files = sorted(root / p for p in project._context.index.files())
+        resolver = project._context.resolver
+        defs = {p: [d.name for d in resolver.view(p).facts.definitions if d.kind != "parameter" and len(d.name) > 3]
+                for p in project._context.index.files() if resolver.view(p) is not None}
+        edited = files[:: max(1, len(files) // 3)][:3]
+        for n, path in enumerate(edited):
+            rel = path.relative_to(root).as_posix()
+            # a line on top: every position of the file moves, no name changes
+            _write(path, f"{_comment(path)} edited {n}\n" + path.read_text(encoding="utf-8"))
+            _compare(project, root, tmp_path, f"{rel}: lines moved")
+            names = defs.get(rel) or []
+            if names:
+                # a definition renamed where it is defined (its uses elsewhere lose it)
+                text = path.read_text(encoding="utf-8")
+                _write(path, text.replace(names[0], names[0] + "Renamed", 1))
+                _compare(project, root, tmp_path, f"{rel}: {names[0]} renamed")
+                _write(path, text)   # and back: the old answers must come back too
+                _compare(project, root, tmp_path, f"{rel}: {names[0]} restored")
+        # a file deleted, then written again
+        gone = files[-1]
+        text = gone.read_text(encoding="utf-8")
+        gone.unlink()
+        _compare(project, root, tmp_path, "file deleted")
+        _write(gone, text)
+        _compare(project, root, tmp_path, "file added back")
+
+
+def test_an_edit_keeps_the_answers_it_cannot_reach(copy_fixture, tmp_path):
+    root = copy_fixture("graph_py")
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        _answers(project)
+        before = project._context.resolver
+        answers = dict(before._resolved)
+        reads = dict(before._reads)
+        edited = "shop/recursion.py"
+        _write(root / edited, (root / edited).read_text(encoding="utf-8") + "\n# a note\n")
+        after = project._context.fresh()
+        assert after is not before
+        untouched = [key for key in answers if edited not in reads[key] and key[0] != edited]
+        reached = [key for key in answers if edited in reads[key]]
+        assert untouched and reached
+        assert all(after._resolved.get(key) is answers[key] for key in untouched)
+        assert not any(key in after._resolved for key in reached)
+        # and a new definition anywhere drops the answers that looked its name up project-wide
+        guessed = [key for key in after._resolved if any(r.startswith("*name:") for r in after._reads[key])]
+        name = next(r for key in guessed for r in after._reads[key] if r.startswith("*name:"))[len("*name:"):]
+        named = [key for key in guessed if f"*name:{name}" in after._reads[key] and edited not in after._reads[key]]
+        _write(root / edited, (root / edited).read_text(encoding="utf-8") + f"\n\ndef {name}():\n    return 1\n")
+        newest = project._context.fresh()
+        assert named and not any(key in newest._resolved for key in named)
