@@ -538,15 +538,20 @@ class _Extraction:
         ordered = sorted(raws.values(), key=lambda r: (r["node"].start_byte, -r["node"].end_byte, r["name"].start_byte))
         scopes = self.facts.scopes
         modifiers_of, decorators_of, docs_of = owned["modifier"], owned["decorator"], owned["doc"]
-        for raw in ordered:
+        source, ascii_source, column_of = self.source, self.lines.ascii, self.lines.column
+        for raw in ordered:   # point(), end_point() and text() written out: this runs once per definition
             node, name = raw["node"], raw["name"]
-            line, column = self.point(name)
-            end_line, end_column = self.end_point(node)
-            text = self.text(name)
-            d = Definition(_collapse(text) if name.child_count else text, raw["kind"], line, column,
-                           end_line, end_column, node.start_point[0] + 1, node.start_byte, node.end_byte,
-                           name.start_byte)
+            row, column = name.start_point
+            end_row, end_column = node.end_point
+            if ascii_source:
+                column, end_column = column + 1, end_column + 1
+            else:
+                column, end_column = column_of(row, column), column_of(end_row, end_column)
+            name_start = name.start_byte
+            text = source[name_start:name.end_byte].decode("utf-8", "replace")
             span = (node.start_byte, node.end_byte)
+            d = Definition(_collapse(text) if name.child_count else text, raw["kind"], row + 1, column,
+                           end_row + 1, end_column, node.start_point[0] + 1, span[0], span[1], name_start)
             d.declaration = bool(raw.get("declaration")) or declaration_file
             if raw.get("type") is not None:
                 d.type = self.text(raw["type"]).lstrip(":").strip()
@@ -558,7 +563,8 @@ class _Extraction:
                 d.generics = _collapse(self.text(raw["generics"]))
             if raw.get("default") is not None:
                 d.default = _collapse(self.text(raw["default"]))[:_SIGNATURE_LIMIT]
-            d.signature = self._signature(raw, d)
+            if raw.get("params") is not None or d.type:
+                d.signature = self._signature(raw, d)
             modifiers = modifiers_of.get(span)
             if modifiers:
                 d.modifiers = tuple(dict.fromkeys(self.text(n) for n in modifiers))
