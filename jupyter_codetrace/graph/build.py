@@ -418,7 +418,7 @@ def _token_name(refs, token) -> tuple:
 def _interface(resolver: Resolver, path: str) -> int:
     """A hash of what other files can see of this one: its definitions (names, kinds, nesting,
     types, bases, what variables are assigned from), imports and exports — not bodies, lines."""
-    cached = resolver.memo.get(("interface", path))
+    cached = resolver.kept.get(("interface", path))
     if cached is not None:
         return cached
     view = resolver.view(path)
@@ -441,7 +441,7 @@ def _interface(resolver: Resolver, path: str) -> int:
     parts += [(_token_name(refs, c), k, _token_name(refs, v), spread) for c, k, v, spread in facts.item_writes]
     # a hash that is the same in every process (str hashes are not): parts are kept across them
     digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=8).digest()
-    found = resolver.memo[("interface", path)] = int.from_bytes(digest, "big")
+    found = resolver.kept[("interface", path)] = int.from_bytes(digest, "big")
     return found
 
 
@@ -467,7 +467,7 @@ def _implicit_language(resolver: Resolver, path: str) -> bool:
 
 
 def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:
-    cached = resolver.memo.get(("defined_names", path))
+    cached = resolver.kept.get(("defined_names", path))
     if cached is not None:
         return cached
     view = resolver.view(path)
@@ -479,7 +479,7 @@ def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:
             names.add(d.name)
             if d.kind in NODE_KINDS or d.kind == "property":
                 names.add(d.name + "()")
-    found = resolver.memo[("defined_names", path)] = frozenset(names)
+    found = resolver.kept[("defined_names", path)] = frozenset(names)
     return found
 
 

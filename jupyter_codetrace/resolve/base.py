@@ -53,9 +53,9 @@ class Resolution:
                           self.candidates, (step, *self.resolved_from), self.via, self.missing, self.why)
 
 
-# Memo kinds (``Resolver.memo``, keys ``(kind, path, …)``) whose value depends only on the facts of
-# the file ``key[1]``: kept by the next generation while that file is unchanged. Two are the
-# graph's (graph/build.py). Any other memo is stored with ``Resolver.remember``.
+# Kinds of ``Resolver.kept`` keys ``(kind, path, …)`` whose value depends only on the facts of the
+# file ``key[1]``: kept by the next generation while that file is unchanged. Two are the graph's
+# (graph/build.py). Anything else there is stored with ``Resolver.remember``.
 FILE_MEMOS = frozenset({"interface", "defined_names", "calls_of", "value_names", "arity"})
 
 _UNKNOWN = Resolution("not_found")

@@ -93,21 +93,21 @@ class ValueFlow:
     def arguments(self, parameter: Symbol) -> list[tuple[str, tuple]]:
         """What the callers of a function pass for one of its parameters (by position or by
         keyword), over the call sites the name index finds: (caller's path, token) pairs.
-        Memoised per generation with what it read, so the graph's incremental bookkeeping still
-        sees every file it depended on."""
+        Kept with what it read (``Resolver.remember``): the graph's incremental bookkeeping still
+        sees every file it depended on, and later generations keep it while none of that changes."""
         resolver = self.resolver
         key = ("arguments", parameter)
-        cached = resolver.memo.get(key)
+        cached = resolver.kept.get(key)
         if cached is not None:
             resolver._read[-1].update(cached[1])
             return cached[0]
-        resolver.memo[key] = ([], frozenset())  # a cycle through this parameter gives nothing
+        resolver.kept[key] = ([], frozenset())  # a cycle through this parameter gives nothing
         try:
             with resolver.recording() as read:
                 resolver.view(parameter.path)
                 found = self._arguments(parameter)
         except BaseException:
-            del resolver.memo[key]   # not an answer: it must not outlive this generation
+            del resolver.kept[key]   # not an answer: it must not outlive this generation
             raise
         resolver.remember(key, found, read)
         return found
@@ -179,7 +179,7 @@ class ValueFlow:
         name (what could be a holder): positions in ``call_arguments`` (looked up for every
         parameter whose values are asked for: scanning every call each time was quadratic)."""
         key = ("calls_of", path)
-        found = self.resolver.memo.get(key)
+        found = self.resolver.kept.get(key)
         if found is None:
             facts = self.resolver.view(path).facts
             refs = facts.references
@@ -190,16 +190,16 @@ class ValueFlow:
                 by_callee.setdefault(ref.name, []).append(k)
                 if ref.receiver is False:
                     plain.append(k)
-            found = self.resolver.memo[key] = (by_callee, plain)
+            found = self.resolver.kept[key] = (by_callee, plain)
         return found
 
     def _value_names(self, path: str) -> frozenset[str]:
         """Names a file reads as values (not only calls): where a function can flow into a variable."""
         key = ("value_names", path)
-        names = self.resolver.memo.get(key)
+        names = self.resolver.kept.get(key)
         if names is None:
             view = self.resolver.view(path)
-            names = self.resolver.memo[key] = frozenset(
+            names = self.resolver.kept[key] = frozenset(
                 r.name for r in view.facts.references if r.usage == "read") if view else frozenset()
         return names
 

@@ -33,7 +33,7 @@ class MemberLookup:
     def member_of_token(self, path: str, token, name: str) -> Resolution:
         """The member ``name`` of what an expression token is (a literal's declared type …)."""
         key = ("member_of_token", path, token, name)
-        cached = self.memo.get(key)
+        cached = self.kept.get(key)
         if cached is not None:
             # what the first lookup read is read again: the graph redoes a file when any of it changes
             self._read[-1].update(cached[1])

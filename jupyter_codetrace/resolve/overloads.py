@@ -49,12 +49,12 @@ class OverloadChoice:
     def _argument_count(self, path: str, ref_index: int) -> int | None:
         """How many arguments the call of reference ``ref_index`` passes (None: a spread)."""
         key = ("arity", path)
-        counts = self.memo.get(key)
+        counts = self.kept.get(key)
         if counts is None:
             counts = {}
             for callee, passed in self.view(path).facts.call_arguments:
                 counts[callee] = None if any(splat for _, _, splat in passed) else len(passed)
-            self.memo[key] = counts
+            self.kept[key] = counts
         return counts.get(ref_index, 0)
 
     @staticmethod

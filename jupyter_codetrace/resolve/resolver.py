@@ -69,10 +69,11 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._keys_by_reads: dict[frozenset[str], list[tuple]] = {}
         self._same_name: dict[tuple[str, bool], list[Symbol]] = {}
         self._extensions: dict[str, dict[Symbol, dict[str, Symbol]]] = {}   # type name -> class -> members
-        # Later stages' caches, kept across generations like resolutions: a key is either
-        # ``(kind, path, …)`` with kind in FILE_MEMOS (made from that file's facts alone), or was
-        # stored with ``remember`` (with what it read). No other kind of key may be stored.
-        self.memo: dict = {}
+        self.memo: dict = {}   # later stages' caches for this generation only
+        # Caches kept across generations like resolutions: a key is either ``(kind, path, …)``
+        # with kind in FILE_MEMOS (made from that file's facts alone), or was stored with
+        # ``remember`` (with what it read). No other kind of key may be stored here.
+        self.kept: dict = {}
         summaries = getattr(index, "summaries", None)
         self._summaries = summaries() if summaries is not None else None
         if previous is not None:
@@ -105,9 +106,9 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         stale.add("*missing")   # a package installed since may provide it
         self._resolved, self._reads, self._read_sets = previous._resolved, previous._reads, previous._read_sets
         self._sets_by_read, self._keys_by_reads = previous._sets_by_read, previous._keys_by_reads
-        self._same_name, self._extensions, self.memo = previous._same_name, previous._extensions, previous.memo
+        self._same_name, self._extensions, self.kept = previous._same_name, previous._extensions, previous.kept
         # the previous generation is done: nothing may answer from the tables it handed over
-        previous._resolved, previous._reads, previous._read_sets, previous.memo = {}, {}, {}, {}
+        previous._resolved, previous._reads, previous._read_sets, previous.kept = {}, {}, {}, {}
         previous._sets_by_read, previous._keys_by_reads, previous._same_name, previous._extensions = {}, {}, {}, {}
         for what in stale:
             for reads in self._sets_by_read.pop(what, ()):
@@ -116,20 +117,20 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                 for key in self._keys_by_reads.pop(reads, ()):
                     self._resolved.pop(key, None)
                     self._reads.pop(key, None)
-                    self.memo.pop(key, None)
+                    self.kept.pop(key, None)
         for path in changed:
             for kind in FILE_MEMOS:
-                self.memo.pop((kind, path), None)
+                self.kept.pop((kind, path), None)
         for name in names:
             self._same_name.pop((name, False), None)
             self._same_name.pop((name, True), None)
             self._extensions.pop(name, None)
 
     def remember(self, key: tuple, answer, read: set[str]) -> frozenset[str]:
-        """Store a memo answer with what it read (``self.memo[key] = (answer, reads)``), to be kept
-        by the next generations while nothing it read changes."""
+        """Store an answer with what it read (``self.kept[key] = (answer, reads)``), to be kept by
+        the next generations while nothing it read changes."""
         reads = self._read_set(key, read)
-        self.memo[key] = (answer, reads)
+        self.kept[key] = (answer, reads)
         return reads
 
     def _read_set(self, key: tuple, read: set[str]) -> frozenset[str]:
