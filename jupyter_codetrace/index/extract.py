@@ -25,6 +25,8 @@ __all__ = ["extract_file"]
 _DEFINITION_KEYS = {definition_capture(kind): kind for kind in DEFINITION_KINDS}
 _SCOPE_KEYS = {"scope": "block", "scope.function": "function", "scope.class": "class"}
 _OWNED_KEYS = ("doc", "decorator", "modifier")
+_OWNERS = tuple((key, f"{key}.owner") for key in _OWNED_KEYS)
+_WRAPPED = tuple((how, f"expression.{how}") for how in ("inner", "cast", "element", "items"))
 _CALLABLE_KINDS = {"function", "method", "constructor"}
 _SCOPE_OWNER_KINDS = _CALLABLE_KINDS | {"class", "interface", "struct", "trait", "impl", "enum",
                                         "module", "namespace", "type"}
@@ -168,6 +170,7 @@ class _Extraction:
         arguments: dict[tuple[int, int], object] = {}
 
         plan = _plan(self.spec)
+        marks = {"reference.write": writes, "reference.type": type_refs, "ignore": ignored}
         notes: list[str] = []
         for pattern, caps in run_query(self.spec, self.root, notes):
             category, detail = plan[pattern]
@@ -200,7 +203,7 @@ class _Extraction:
                     call = caps["call"][0]
                     arguments[(call.start_byte, call.end_byte)] = caps["call.arguments"][0]
             elif category == "mark":
-                target = {"reference.write": writes, "reference.type": type_refs, "ignore": ignored}[detail]
+                target = marks[detail]
                 for node in caps[detail]:
                     span = (node.start_byte, node.end_byte)
                     target.add(span)
@@ -226,8 +229,8 @@ class _Extraction:
                 if "expression.declared" in caps:  # `const o: T = {…}`: o's literal is a T
                     self._declared[(node.start_byte, node.end_byte)] = caps["expression.declared"][0]
                     continue
-                for how in ("inner", "cast", "element", "items"):
-                    inner = caps.get(f"expression.{how}")
+                for how, capture in _WRAPPED:
+                    inner = caps.get(capture)
                     if inner:
                         span = (node.start_byte, node.end_byte)
                         keys = list(caps.get("expression.key", ()))
@@ -261,9 +264,9 @@ class _Extraction:
                     for n in caps.get(key, ()):
                         excluded_spans.add((n.start_byte, n.end_byte))
             elif category == "owned":
-                for key in _OWNED_KEYS:
-                    if key in caps and f"{key}.owner" in caps:
-                        owner = caps[f"{key}.owner"][0]
+                for key, owner_key in _OWNERS:
+                    if key in caps and owner_key in caps:
+                        owner = caps[owner_key][0]
                         owned[key].setdefault((owner.start_byte, owner.end_byte), []).extend(caps[key])
                 for owner in caps.get("exported.owner", ()):
                     exported_owners.add((owner.start_byte, owner.end_byte))
@@ -321,7 +324,7 @@ class _Extraction:
             usage = "read"
             if span in writes:
                 usage = "write"
-            elif span in type_refs or _inside(type_regions, region_starts, at):
+            elif span in type_refs or (region_starts and _inside(type_regions, region_starts, at)):
                 usage = "type-ref"
             while next_scope < len(scopes) and scopes[next_scope].start_byte <= at:
                 while len(open_scopes) > 1 and scopes[open_scopes[-1]].end_byte <= scopes[next_scope].start_byte:
