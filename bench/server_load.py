@@ -6,7 +6,9 @@ definition / references / trace / paths requests on a copy of the ``graph_py`` f
 of them about the fixture's own files (their answers must never change), half about the files
 an editor renames, adds, deletes and edits (bodies and interfaces) meanwhile, checked against
 the history of the edits (see ``Editor``: what a stale answer is, precisely).
-Phase 2 (10 s): definition requests only, for the throughput target.
+Phase 2 (10 s): definition requests only, as fast as the clients can send (throughput).
+Phase 3 (10 s): definition requests only, sent on a schedule at ``--rate`` requests/s in all
+(default 250): the latency at a given load (issue 20: p95 <= 50 ms at >= 200 req/s).
 
 Reports requests/s, p50/p95 (all and per route), errors, stale answers, the server process's
 CPU (with its index workers). Targets (issue 5): >= 200
@@ -278,7 +280,7 @@ def _cpu_seconds(pid: int) -> float:
     return sum(int(fields[i]) for i in (11, 12, 13, 14)) / os.sysconf("SC_CLK_TCK")
 
 
-async def _load(server, seconds: float, clients: int, mix, editor: Editor | None):
+async def _load(server, seconds: float, clients: int, mix, editor: Editor | None, rate: float | None = None):
     client = AsyncHTTPClient(max_clients=clients + 2)
     timings: dict[str, list[float]] = {}
     errors: list[str] = []
@@ -294,7 +296,14 @@ async def _load(server, seconds: float, clients: int, mix, editor: Editor | None
     async def worker(seed):
         nonlocal checks
         rng = random.Random(seed)
+        # at a given rate the clients send on a schedule (each every clients/rate s, spread out):
+        # the latency of a server that keeps up, not of a queue that saturated clients build
+        interval = clients / rate if rate else 0.0
+        next_send = time.time() + interval * seed / max(1, clients)
         while time.time() < stop:
+            if interval:
+                await asyncio.sleep(max(0.0, next_send - time.time()))
+                next_send += interval
             live = editor is not None and rng.random() < 0.5
             route, params = editor.question(rng) if live else rng.choice(mix)
             sent = time.time()
@@ -391,6 +400,7 @@ async def main_async(args) -> dict:
             await _wait_fresh(client, server)
             out["mixed"] = await _load(server, args.seconds, args.clients, MIX, editor)
             out["definition_only"] = await _load(server, 10, args.clients, MIX[:2], None)
+            out["definition_at_rate"] = await _load(server, 10, args.clients, MIX[:2], None, rate=args.rate)
         finally:
             server.stop()
         if args.stdlib:
@@ -404,9 +414,12 @@ def main() -> int:
     parser.add_argument("--clients", type=int, default=20)
     parser.add_argument("--fixture", default="graph_py")
     parser.add_argument("--stdlib", action="store_true", help="also check indexing while serving on the stdlib")
+    parser.add_argument("--rate", type=float, default=250,
+                        help="phase 3: definition requests per second, all clients together (issue 20's bar: "
+                             "p95 <= 50 ms at >= 200 req/s)")
     args = parser.parse_args()
     out = asyncio.run(main_async(args))
-    for phase in ("mixed", "definition_only"):
+    for phase in ("mixed", "definition_only", "definition_at_rate"):
         r = out[phase]
         print(f"{phase}: {r['rps']} req/s over {r['seconds']} s (p50 {r['p50_ms']} ms, p95 {r['p95_ms']} ms), "
               f"errors {r['errors']}, stale {r['stale_answers']}/{r['edit_checks']} checked answers, "

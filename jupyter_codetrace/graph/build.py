@@ -182,12 +182,14 @@ class CodeGraph:
             return 0
         # Resolving allocates millions of acyclic tuples; each full collection then walks them
         # all and frees nothing (14 on the stdlib: a third of the build's CPU).
+        first = not self.files   # the whole graph is made or read from the store now
         with gc_paused():
             redone = self._update(resolver, index)
-        if redone > _SNAPSHOT_NOW:
-            # What a large build made (resolutions, views, the graph) lives as long as the
-            # project and holds no cycles: kept out of the collector's full passes, which would
-            # walk it after every later answer (~0.3-0.7 s each on the stdlib) and free nothing.
+        if first or redone > _SNAPSHOT_NOW:
+            # What a large build or a read of the whole graph made (resolutions, views, the graph)
+            # lives as long as the project and holds no cycles: kept out of the collector's full
+            # passes, which would walk it again after later answers (0.3-0.7 s each on the
+            # stdlib) and free nothing.
             gc.freeze()
         return redone
 
