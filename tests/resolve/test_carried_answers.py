@@ -109,3 +109,21 @@ def test_an_edit_keeps_the_answers_it_cannot_reach(copy_fixture, tmp_path):
         _write(root / edited, (root / edited).read_text(encoding="utf-8") + f"\n\ndef {name}():\n    return 1\n")
         newest = project._context.fresh()
         assert named and not any(key in newest._resolved for key in named)
+
+
+def test_an_unsaved_buffer_is_a_change_like_a_save(copy_fixture, tmp_path):
+    """An editor's unsaved text (``set_overlay``) changes the answers it reaches, then clearing it
+    brings the saved file's answers back."""
+    root = copy_fixture("graph_py")
+    edited = "shop/pricing.py"
+    text = (root / edited).read_text(encoding="utf-8").replace("def round_price(", "def rounded_price(")
+    with Project(root, cache_dir=tmp_path / "kept") as project:
+        saved = _answers(project)
+        project.set_overlay(edited, text)
+        unsaved = _answers(project)
+        with Project(root, cache_dir=tmp_path / "fresh") as fresh:
+            fresh.set_overlay(edited, text)
+            assert unsaved == _answers(fresh)
+        assert unsaved != saved
+        project.clear_overlay(edited)
+        assert _answers(project) == saved
