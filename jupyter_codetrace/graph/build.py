@@ -14,12 +14,11 @@ resolutions read it (the resolver records what each resolution looked at).
 from __future__ import annotations
 
 import atexit
-import gc
 import hashlib
 import weakref
 from dataclasses import dataclass, field
 
-from ..index.encoding import gc_paused
+from ..index.encoding import freeze_long_lived, gc_paused
 from ..languages import by_name
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
@@ -186,11 +185,7 @@ class CodeGraph:
         with gc_paused():
             redone = self._update(resolver, index)
         if first or redone > _SNAPSHOT_NOW:
-            # What a large build or a read of the whole graph made (resolutions, views, the graph)
-            # lives as long as the project and holds no cycles: kept out of the collector's full
-            # passes, which would walk it again after later answers (0.3-0.7 s each on the
-            # stdlib) and free nothing.
-            gc.freeze()
+            freeze_long_lived()   # what the build made lives as long as the project
         return redone
 
     def _update(self, resolver: Resolver, index) -> int:
