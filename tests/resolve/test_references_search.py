@@ -1,0 +1,73 @@
+"""How find_references chooses and reuses its work (queries/references.py): a function's local
+is searched for in its own file only, and an answer is reused until a file changes. Neither may
+change an answer."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from jupyter_codetrace import Project
+from jupyter_codetrace.queries import references
+from jupyter_codetrace.resolve.resolver import Symbol
+
+
+def _locals(project) -> list[Symbol]:
+    resolver = project._context.fresh()
+    found = []
+    for path in sorted(resolver.index.files()):
+        view = resolver.view(path)
+        for i in range(len(view.facts.definitions) if view else 0):
+            if references._function_local(resolver, {Symbol(path, i)}, path):
+                found.append(Symbol(path, i))
+    return found
+
+
+def _answer(project, target: Symbol) -> dict:
+    ctx = project._context
+    with ctx.lock:
+        ctx.fresh()
+        ctx.resolver.memo.pop(("references.answers",), None)  # computed, not reused
+        return references.references_to(ctx, target, "name", include_declaration=True).to_dict()
+
+
+@pytest.mark.parametrize("name", ["python_app", "py_flow", "ts_app", "js_app", "go_app", "rust_app", "cpp_app",
+                                  "c_app", "java_app", "elixir_app"])
+def test_a_local_is_found_only_in_its_own_file_as_by_a_full_search(copy_fixture, tmp_path, name, monkeypatch):
+    with Project(copy_fixture(name), cache_dir=tmp_path / "cache") as project:
+        targets = _locals(project)
+        assert targets, "the fixture has function locals"
+        shortcut = {t: _answer(project, t) for t in targets}
+        monkeypatch.setattr(references, "_function_local", lambda *args: False)
+        full = {t: _answer(project, t) for t in targets}
+    assert [t for t in targets if shortcut[t] != full[t]] == []
+
+
+def test_a_module_variable_and_a_global_statement_are_searched_everywhere(tmp_path):
+    (tmp_path / "a.py").write_text("count = 0\n\n\ndef bump():\n    global total\n    total = 1\n    local = 2\n"
+                                   "    return local\n", encoding="utf-8")
+    (tmp_path / "b.py").write_text("from a import count, total\n\nprint(count, total)\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        resolver = project._context.fresh()
+        defs = resolver.view("a.py").facts.definitions
+        kinds = {d.name: references._function_local(resolver, {Symbol("a.py", i)}, "a.py") for i, d in enumerate(defs)}
+        assert kinds["local"] and not kinds["count"] and not kinds["total"] and not kinds["bump"]
+        found = project.find_references("count", "a.py", 1, 1).to_dict()
+        assert [r["file"] for r in found["references"]] == ["b.py", "b.py"]
+
+
+def test_a_repeated_question_is_answered_again_after_an_edit(tmp_path):
+    (tmp_path / "lib.py").write_text("def helper():\n    return 1\n", encoding="utf-8")
+    use = tmp_path / "use.py"
+    use.write_text("from lib import helper\n\nhelper()\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        first = project.find_references("helper", "lib.py", 1, 5).to_dict()
+        assert project.find_references("helper", "lib.py", 1, 5).to_dict() == first
+        use.write_text("from lib import helper\n\nhelper()\nhelper()\n", encoding="utf-8")
+        stamp = time.time() + 2  # a new mtime even on coarse-clock filesystems
+        os.utime(use, (stamp, stamp))
+        again = project.find_references("helper", "lib.py", 1, 5).to_dict()
+    assert [r["line"] for r in first["references"] if r["usage"] == "call"] == [3]
+    assert [r["line"] for r in again["references"] if r["usage"] == "call"] == [3, 4]
