@@ -9,6 +9,8 @@ Figures (targets from issue 3):
   5 trace (all flags) 100 random symbols, warm: p50/p95                        p95 <= 500 ms
   6 edit -> answer    a comment added to one file (its interface unchanged), then a new
                       function added: dependents_of right after, p50/p95 over 10 edits each
+                      (issue 20: <= 150 ms)
+Wall time, with CPU seconds beside it (the cold index's include its worker processes).
 Prints a table and one JSON line (also bench/results/graph_speed.json).
 ``--quick``: the 200-file corpus.
 """
@@ -18,6 +20,7 @@ from __future__ import annotations
 import argparse
 import json
 import random
+import resource
 import sys
 import tempfile
 import time
@@ -29,6 +32,12 @@ sys.path.insert(0, str(Path(__file__).resolve().parent.parent))
 from benchlib import ensure_stdlib_corpus, log, percentile, results_dir  # noqa: E402
 
 from jupyter_codetrace import Project  # noqa: E402
+
+
+def _cpu() -> float:
+    """CPU seconds of this process and of its finished children (the index's workers)."""
+    children = resource.getrusage(resource.RUSAGE_CHILDREN)
+    return time.process_time() + children.ru_utime + children.ru_stime
 
 
 def _ms(values):
@@ -47,14 +56,17 @@ def main() -> int:
     out: dict = {"corpus": meta}
     with tempfile.TemporaryDirectory() as cache:
         project = Project(root, cache_dir=cache)
-        t = time.perf_counter()
+        t, c = time.perf_counter(), _cpu()
         stats = project.index()
         out["cold_index_s"] = round(time.perf_counter() - t, 2)
+        out["cold_index_cpu_s"] = round(_cpu() - c, 2)
         log(f"cold index: {out['cold_index_s']} s ({stats.files} files)")
-        t = time.perf_counter()
+        t, c = time.perf_counter(), _cpu()
         graph = project.call_graph()
         out["graph_build_s"] = round(time.perf_counter() - t, 2)
+        out["graph_build_cpu_s"] = round(_cpu() - c, 2)
         out["graph_build_ratio"] = round(out["graph_build_s"] / out["cold_index_s"], 2)
+        out["graph_build_cpu_ratio"] = round(out["graph_build_cpu_s"] / out["cold_index_cpu_s"], 2)
         out["nodes"], out["edges"] = len(graph.nodes), len(graph.edges)
         log(f"graph: {out['graph_build_s']} s, {out['nodes']} nodes, {out['edges']} edges")
         candidates = [n for n in graph.nodes if n.kind in ("function", "method", "class") and "<" not in n.id]
@@ -101,7 +113,7 @@ def main() -> int:
         # Edits: (a) a change that keeps the file's interface (a new comment line: only the file
         # is redone), (b) a new function (readers of the file are redone too).
         for kind in ("body", "interface"):
-            timings, redone = [], []
+            timings, cpu, redone = [], [], []
             for i, node in enumerate(sample[:10]):
                 path = Path(root) / node.file
                 original = path.read_bytes()
@@ -109,22 +121,27 @@ def main() -> int:
                     f"\n\ndef _bench_edit_{i}():\n    return {symbol_of(node).split('.')[0]}\n"
                 try:
                     path.write_bytes(original + extra.encode())
-                    t = time.perf_counter()
+                    t, c = time.perf_counter(), _cpu()
                     project.dependents_of(node.file, symbol_of(node))
                     timings.append(time.perf_counter() - t)
+                    cpu.append(_cpu() - c)
                     redone.append(project._context._code_graph.last_rebuilt)
                 finally:
                     path.write_bytes(original)
                 project.dependents_of(node.file, symbol_of(node))
             out[f"edit_{kind}_ms"] = _ms(timings)
+            out[f"edit_{kind}_cpu_ms"] = _ms(cpu)
             out[f"edit_{kind}_files_redone"] = redone
         project.close()
-    print(f"{'cold index':<28}{out['cold_index_s']:>10} s")
-    print(f"{'graph build':<28}{out['graph_build_s']:>10} s  ({out['graph_build_ratio']:.0%} of cold index; target <= 50%)")
+    print(f"{'cold index':<28}{out['cold_index_s']:>10} s  ({out['cold_index_cpu_s']} s CPU, with the index's workers)")
+    print(f"{'graph build':<28}{out['graph_build_s']:>10} s  ({out['graph_build_ratio']:.0%} of cold index; CPU "
+          f"{out['graph_build_cpu_s']} s = {out['graph_build_cpu_ratio']:.0%} of the index's CPU; target <= 50%)")
     for key, target in (("dependents_of_ms", 200), ("paths_between_ms", 200), ("trace_all_ms", 500), ("edit_body_ms", None),
                         ("edit_interface_ms", None)):
         v = out[key]
-        print(f"{key:<28}{v['p50']:>10} / {v['p95']} ms (p50/p95)" + (f"  target p95 <= {target} ms" if target else ""))
+        cpu = out.get(key.replace("_ms", "_cpu_ms"))
+        print(f"{key:<28}{v['p50']:>10} / {v['p95']} ms (p50/p95)" + (f"  target p95 <= {target} ms" if target else "")
+              + (f"  CPU {cpu['p50']} / {cpu['p95']} ms" if cpu else ""))
     line = json.dumps(out)
     print(line)
     (results_dir() / "graph_speed.json").write_text(line + "\n")
