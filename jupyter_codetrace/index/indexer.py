@@ -148,6 +148,20 @@ class _Summary:
     has_errors: bool
 
 
+def _folders_holding(paths) -> set[str]:
+    """Every folder that holds an indexed file, directly or below it ("" only for a file at the
+    root): ``has_dir`` in one lookup, asked for each module and package an import may name."""
+    folders: set[str] = set()
+    for path in paths:
+        folder = os.path.dirname(path)
+        if not folder:
+            folders.add("")
+        while folder and folder not in folders:
+            folders.add(folder)
+            folder = os.path.dirname(folder)
+    return folders
+
+
 def _extract_job(root: str, path: str, language: str, max_size: int, keep_facts: bool = False):
     """Read, hash and extract one file (in a worker process: facts travel only as a blob). Never raises:
     whatever goes wrong with one file is that file's skip reason, never the whole refresh's failure."""
@@ -386,7 +400,7 @@ class Index:
             raise CacheError(self._broken)
         parsed = len(parsed_paths)
         if removed or parsed or not self._dirs:
-            self._dirs = {os.path.dirname(p) for p in present}
+            self._dirs = _folders_holding(present)
         if removed or parsed:
             self.generation += 1
         if new_folders or not self._watching:
@@ -454,8 +468,7 @@ class Index:
         return path in self._summaries
 
     def has_dir(self, path: str) -> bool:
-        path = path.rstrip("/")
-        return any(d == path or d.startswith(path + "/") for d in self._dirs)
+        return path.rstrip("/") in self._dirs
 
     def language_of(self, path: str) -> str | None:
         summary = self._summaries.get(path)
