@@ -616,7 +616,7 @@ class _Extraction:
             defs.append(d)
             kept_raw.append(raw)
             # Link now: definitions nested in this one need their container from it.
-            if d.own_scope < 0 and d.kind in _SCOPE_OWNER_KINDS and d.scope >= 0:   # (what it would skip)
+            if d.own_scope < 0 and d.kind in _SCOPE_OWNER_KINDS and d.scope >= 0:   # the others it skips
                 self._link_own_scopes(defs, only=len(defs) - 1)
             if raw.get("promoted") and d.container >= 0 and defs[d.container].container >= 0:
                 # `constructor(private x: T)`: also a property of the class.
