@@ -280,14 +280,14 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
 
 
 def _references_named(resolver, path: str, facts, name: str) -> list[int]:
-    """Indices of the file's references called ``name``. The names are listed once per index
-    generation (8 bytes a reference), and searched by ``list.index`` at C speed: a popular
+    """Indices of the file's references called ``name``. The names are listed once while the file
+    is unchanged (8 bytes a reference), and searched by ``list.index`` at C speed: a popular
     name's files are searched again by each query of it, and most of a file's references are to
     other names (test_socket.py: 40,000 of them)."""
     key = ("references.names", path)
-    names = resolver.memo.get(key)
+    names = resolver.kept.get(key)
     if names is None:
-        names = resolver.memo[key] = [ref.name for ref in facts.references]
+        names = resolver.kept[key] = [ref.name for ref in facts.references]
     found, i = [], -1
     try:
         while True:

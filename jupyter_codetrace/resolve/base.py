@@ -55,8 +55,9 @@ class Resolution:
 
 # Kinds of ``Resolver.kept`` keys ``(kind, path, …)`` whose value depends only on the facts of the
 # file ``key[1]``: kept by the next generation while that file is unchanged. Two are the graph's
-# (graph/build.py). Anything else there is stored with ``Resolver.remember``.
-FILE_MEMOS = frozenset({"interface", "defined_names", "calls_of", "value_names", "arity"})
+# (graph/build.py), one find_references' (queries/references.py). Anything else there is stored
+# with ``Resolver.remember``.
+FILE_MEMOS = frozenset({"interface", "defined_names", "calls_of", "value_names", "arity", "references.names"})
 
 _UNKNOWN = Resolution("not_found")
 _NO_VIEW = object()
