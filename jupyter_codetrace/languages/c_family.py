@@ -178,4 +178,5 @@ CPP_SPEC = LanguageSpec(
     namespace_members_visible=True,
     implicit_members=True,
     constructor_named_as_class=True,
+    members_outside_types=True,
 )

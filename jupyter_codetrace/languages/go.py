@@ -94,4 +94,5 @@ SPEC = LanguageSpec(
     package_files=package_files,
     default_import_name=_default_import_name,
     implicit_interfaces=True,
+    members_outside_types=True,
 )

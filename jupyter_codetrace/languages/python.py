@@ -97,4 +97,5 @@ SPEC = LanguageSpec(
     declaration_suffixes=(".pyi",),
     resolve_module=resolve_python_module,
     module_name=python_module_name,
+    root_class="object",
 )

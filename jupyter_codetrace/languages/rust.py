@@ -152,4 +152,5 @@ SPEC = LanguageSpec(
     this_keywords=frozenset({"Self"}),
     doc_comment_prefixes=("///", "//!", "/**"),
     resolve_module=resolve_path,
+    members_outside_types=True,
 )

@@ -134,6 +134,12 @@ class LanguageSpec:
     overloads_by_arity: bool = False
     # C++: a function declared in a class body under the class's own name is its constructor.
     constructor_named_as_class: bool = False
+    # Members may be written outside their type's body (C++ `Foo::bar() {}`, Go methods with a
+    # `Foo` receiver, Rust `impl Foo {}`): only such files are read for a type's extra members.
+    members_outside_types: bool = False
+    # The class every class derives from, written or not (Python `object`): as a base, it makes
+    # no two classes related (their same-named members are not one family of overrides).
+    root_class: str | None = None
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
     @property

@@ -373,7 +373,8 @@ def _find_outside_base_siblings(resolver, top: Symbol, limit: int) -> list[Symbo
     refs = view.facts.references if view else []
     names = set()
     for token in d.extends if d is not None else ():
-        if isinstance(token, tuple) and len(token) == 2 and token[0] == "r" and 0 <= token[1] < len(refs):
+        if isinstance(token, tuple) and len(token) == 2 and token[0] == "r" and 0 <= token[1] < len(refs) \
+                and refs[token[1]].name != view.spec.root_class:   # every class's base relates none
             found = resolver.resolve_reference(top.path, token[1])
             if found.status != "found":  # a library or built-in base
                 names.add(refs[token[1]].name)

@@ -6,6 +6,7 @@ through ``self``.
 
 from __future__ import annotations
 
+from ..languages import by_name
 from .base import CLASS_KINDS, Symbol, Resolution, InferredType, Recording
 
 __all__ = ["MemberLookup"]
@@ -102,6 +103,8 @@ class MemberLookup:
         self._module_augmentations(cls, type_name, found)
         d_name = type_name
         for path in sorted(self.index.used_in.get(d_name, ())):
+            if not self._may_hold_outside_members(path):
+                continue   # not loaded: most files naming a type are of languages without such members
             view = self.view(path)
             if view is None:
                 continue
@@ -119,12 +122,21 @@ class MemberLookup:
                 else:
                     found.setdefault(defs[i].name, Symbol(path, i))
 
+    def _may_hold_outside_members(self, path: str) -> bool:
+        language = self.index.language_of(path) if not self.is_library(path) else None
+        if language is None:
+            return True   # a library file: its language is known once it is read
+        try:
+            return by_name("python" if language == "notebook" else language).members_outside_types
+        except KeyError:
+            return True
+
     def _module_augmentations(self, cls: Symbol, type_name: str, found: dict[str, Symbol]) -> None:
         """TypeScript module augmentation: ``declare module "./config" { interface Config {…} }``
         in another file adds its members to the interface ``Config`` of the module it names."""
         for path in sorted(self.index.defined_in.get(type_name, ())):
-            if path == cls.path:
-                continue
+            if path == cls.path or self.index.language_of(path) not in ("typescript", "tsx"):
+                continue   # known before the file is read: most files defining the name are not TS
             view = self.view(path)
             if view is None or view.facts.language not in ("typescript", "tsx"):
                 continue
