@@ -25,7 +25,7 @@ from ..workspace import VENDORED_DIRS, Workspace
 from .discover import BinaryFile, discover, read_source
 from .encoding import gc_paused
 from .extract import extract_file
-from .parsing import grammar_version
+from .parsing import grammar_version, query_for
 from .watch import DirectoryWatcher
 from .store import INDEXER_VERSION, FileRecord, Store, cache_root, decode, encode
 
@@ -146,6 +146,17 @@ class _Summary:
     lines: int
     warnings: tuple
     has_errors: bool
+
+
+def _compile_queries(languages) -> None:
+    """Compile the languages' queries here, before the pool's workers are forked: they inherit
+    them instead of each compiling its own (C++ 0.19 s, TypeScript 0.23 s a worker: half of a
+    small C project's index CPU). A query that fails to compile fails in each file's job."""
+    for language in languages:
+        try:
+            query_for(by_name("python" if language == "notebook" else language))
+        except Exception:  # noqa: BLE001 - reported per file by the jobs
+            continue
 
 
 def _folders_holding(paths) -> set[str]:
@@ -584,6 +595,7 @@ class Index:
         done = 0
         if len(to_extract) >= _POOL_THRESHOLD and self.workers > 1:
             jobs = sorted(to_extract, key=lambda s: -getattr(s, "size", 0))  # big files first: better balance
+            _compile_queries({s.language for s in jobs})
             with ProcessPoolExecutor(max_workers=self.workers) as pool:
                 futures = [pool.submit(_extract_job, root, s.path, s.language, self.workspace.max_file_size) for s in jobs]
                 retry = []
