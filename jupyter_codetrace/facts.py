@@ -17,6 +17,7 @@ position k (`a, b = t`: unlike `t[k]`, not typed by a `list[X]` annotation of t)
 
 from __future__ import annotations
 
+import operator
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -193,7 +194,10 @@ class FileFacts:
 
 
 def _row(obj) -> tuple:
-    return tuple([getattr(obj, name) for name in obj.__slots__])
+    return _FIELDS[type(obj)](obj)
 
 
 _WIDTH = {kind: len(kind.__slots__) for kind in (Definition, Reference, Import, Export, Scope)}
+# each fact class's fields read in one C call, in declaration order (a tuple for every class:
+# all have more than one field)
+_FIELDS = {kind: operator.attrgetter(*kind.__slots__) for kind in _WIDTH}
