@@ -41,6 +41,21 @@ def _outermost(facts, index: int) -> int:
     return index
 
 
+def _outline(facts) -> tuple:
+    """What of a file a project-wide name lookup can see: each definition's name, kind, place
+    in the scopes and the type it is written for, and the imports (which decide what that type
+    is); not positions, nor tokens that count references."""
+    refs = facts.references
+
+    def qualifier(token):
+        if isinstance(token, tuple) and len(token) == 2 and token[0] == "r" and 0 <= token[1] < len(refs):
+            return refs[token[1]].name
+        return token if not isinstance(token, tuple) else token[0]
+
+    return (tuple((d.name, d.kind, d.scope, d.container, qualifier(d.qualifier)) for d in facts.definitions),
+            tuple((i.module, i.kind, i.name, i.local, i.scope) for i in facts.imports))
+
+
 class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandidates, OverloadChoice):
     """Resolves references of one index generation."""
 
@@ -99,9 +114,15 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                 return   # a library file changed (an upgrade): its names are not indexed
         names: set[str] = set()
         for path in changed:
-            for summary in (before[path], now[path]):
-                names.update(summary.defined)
-                names.update(summary.used)
+            old, new = before[path], now[path]
+            if self._same_outline(path, carried.get(path)):
+                # the same definitions at the same places in the list (an edit inside bodies, a
+                # moved line): a project-wide name lookup finds the same symbols, unless the
+                # names the file defines or uses changed
+                names.update(old.defined ^ new.defined)
+                names.update(old.used ^ new.used)
+            else:
+                names.update(old.defined | new.defined | old.used | new.used)
         stale = changed | {f"*name:{name}" for name in names}
         stale.add("*missing")   # a package installed since may provide it
         self._resolved, self._reads, self._read_sets = previous._resolved, previous._reads, previous._read_sets
@@ -125,6 +146,15 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             self._same_name.pop((name, False), None)
             self._same_name.pop((name, True), None)
             self._extensions.pop(name, None)
+
+    def _same_outline(self, path: str, carried: tuple | None) -> bool:
+        """Whether a changed file still has its previous definitions and imports, in the same
+        order (so every Symbol into it still names the same definition). Unknown (False) when the
+        previous generation never read the file."""
+        if carried is None:
+            return False
+        facts = self.index.facts(path)
+        return facts is not None and _outline(carried[1].facts) == _outline(facts)
 
     def remember(self, key: tuple, answer, read: set[str]) -> frozenset[str]:
         """Store an answer with what it read (``self.kept[key] = (answer, reads)``), to be kept by

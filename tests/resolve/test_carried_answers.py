@@ -102,6 +102,7 @@ def test_an_edit_keeps_the_answers_it_cannot_reach(copy_fixture, tmp_path):
         assert untouched and reached
         assert all(after._resolved.get(key) is answers[key] for key in untouched)
         assert not any(key in after._resolved for key in reached)
+
         # and a new definition anywhere drops the answers that looked its name up project-wide
         guessed = [key for key in after._resolved if any(r.startswith("*name:") for r in after._reads[key])]
         name = next(r for key in guessed for r in after._reads[key] if r.startswith("*name:"))[len("*name:"):]
@@ -127,3 +128,28 @@ def test_an_unsaved_buffer_is_a_change_like_a_save(copy_fixture, tmp_path):
         assert unsaved != saved
         project.clear_overlay(edited)
         assert _answers(project) == saved
+
+
+def test_an_edit_inside_bodies_keeps_the_project_wide_lookups_of_the_names_it_defines(copy_fixture, tmp_path):
+    root = copy_fixture("python_app")
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        _answers(project)
+        before = project._context.resolver
+        answers, reads = dict(before._resolved), dict(before._reads)
+        # a file defining a name that other files' answers looked up project-wide (a guess)
+        looked_up = {}
+        for path in sorted(before.index.files()):
+            defined = {d.name for d in before.view(path).facts.definitions}
+            keys = [key for key in answers if path not in reads[key] and any(
+                r.startswith("*name:") and r[len("*name:"):] in defined for r in reads[key])]
+            if keys:
+                looked_up[path] = keys
+        edited, keys = next(iter(looked_up.items()))
+        text = (root / edited).read_text(encoding="utf-8")
+        _write(root / edited, text + f"\n{_comment(root / edited)} a note\n")
+        after = project._context.fresh()
+        assert all(after._resolved.get(key) is answers[key] for key in keys)
+        # a new definition first in the file moves every other one: those answers are made again
+        _write(root / edited, f"def _moved_{len(keys)}():\n    return 0\n\n\n" + text)
+        newest = project._context.fresh()
+        assert not any(key in newest._resolved for key in keys)
