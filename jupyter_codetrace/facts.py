@@ -18,6 +18,7 @@ position k (`a, b = t`: unlike `t[k]`, not typed by a `list[X]` annotation of t)
 from __future__ import annotations
 
 import operator
+import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
@@ -165,10 +166,11 @@ class FileFacts:
                              (exps, _WIDTH[Export]), (scopes, _WIDTH[Scope])):
             if table and set(map(len, table)) != {width}:   # a short row would take the defaults silently
                 raise ValueError(f"fact rows of {sorted(set(map(len, table)))} fields, not {width}")
+        ints: dict[int, int] = {}   # one object for each number of this file (see _built)
         return cls(
             path, language,
-            [Definition(*r) for r in defs], [Reference(*r) for r in refs],
-            [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
+            _built(Definition, defs, ints), _built(Reference, refs, ints),
+            _built(Import, imps, ints), _built(Export, exps, ints), _built(Scope, scopes, ints),
             all_names, line_count, has_errors, warnings, cells, list(indirect), list(arguments),
             list(item_writes), list(iterations), list(narrowings), list(shorthand),
         )
@@ -197,7 +199,35 @@ def _row(obj) -> tuple:
     return _FIELDS[type(obj)](obj)
 
 
+def _built(kind, rows, ints: dict[int, int]) -> list:
+    """``[kind(*row) for row in rows]``, made column by column so as to share equal values: a
+    decoded blob holds a new string for each name, kind or usage and a new integer for each
+    line or offset (1.1M references on the stdlib: 2.9M strings, 6.5M integers, 350 MB). The
+    strings are interned (a few thousand distinct ones per project), and each number is one
+    object per file (`ints`: a plain name's span starts at its own start, references on a line
+    share it). Fields of other types are left as they are: a bool must not become an equal int."""
+    if not rows:
+        return []
+    columns = list(zip(*rows))
+    for i in _STRINGS[kind]:
+        columns[i] = map(sys.intern, columns[i])   # a field not a string (a foreign row): TypeError
+    for i in _INTS[kind]:
+        columns[i] = map(ints.setdefault, columns[i], columns[i])
+    return list(map(kind, *columns))
+
+
 _WIDTH = {kind: len(kind.__slots__) for kind in (Definition, Reference, Import, Export, Scope)}
+# the fields declared `str` that hold few distinct values across a project (never None)
+_STRINGS = {kind: [kind.__slots__.index(name) for name in names] for kind, names in (
+    (Definition, ("name", "kind", "signature")), (Reference, ("name", "usage")), (Import, ("module", "kind")),
+    (Export, ("kind",)), (Scope, ("kind",)))}
+# the `int` fields whose values repeat within a file (measured on the stdlib: lines, scopes,
+# containers; the start of a plain name's span is its own start), the others left out for speed
+_INTS = {kind: [kind.__slots__.index(name) for name in names] for kind, names in (
+    (Definition, ("line", "end_line", "start_line", "start_byte", "name_byte", "scope", "own_scope", "container")),
+    (Reference, ("line", "start_byte", "scope", "container", "expr_start")),
+    (Import, ("line", "start_byte", "scope", "name_line")), (Export, ()),
+    (Scope, ("start_byte", "end_byte", "parent", "owner")))}
 # each fact class's fields read in one C call, in declaration order (a tuple for every class:
 # all have more than one field)
 _FIELDS = {kind: operator.attrgetter(*kind.__slots__) for kind in _WIDTH}
