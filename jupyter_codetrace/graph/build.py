@@ -48,7 +48,8 @@ class FileGraph:
 
 
 class _NodeTable:
-    """Definition index -> node id for one file (non-node definitions map to their owner)."""
+    """Definition index -> node id for one file (non-node definitions map to their owner); and
+    the nodes' attributes, until the file's part takes them (``CodeGraph._file_graph``)."""
 
     __slots__ = ("path", "module_id", "ids", "nodes")
 
@@ -60,7 +61,7 @@ class _NodeTable:
         module_name = spec.module_name(path, resolver.modules) if facts.language != "notebook" \
             else path.rsplit(".", 1)[0].replace("/", ".")
         self.module_id = f"{path}#"
-        self.nodes: dict[str, dict] = {self.module_id: {
+        self.nodes: dict[str, dict] | None = {self.module_id: {
             "name": module_name, "qualified_name": module_name, "kind": "module", "file": path,
             "line": 1, "end_line": max(facts.line_count, 1), "offset": 1,
             "limit": max(facts.line_count, 1), "index": -1,
@@ -246,10 +247,12 @@ class CodeGraph:
                 node_names.update(n[:-2] for n in _defined_names(resolver, path) if n.endswith("()"))
             self._node_names = node_names
             self._node_names_made = True
+        made: list[FileGraph] = []   # whole, for the store (self.files keeps less: _add)
         for path in sorted(redo):
             fg = self._file_graph(resolver, path)
             if fg is not None:
                 self._add(fg)
+                made.append(fg)
                 self._hashes[path] = current[path]
         if touched:
             self._prune()
@@ -259,7 +262,7 @@ class CodeGraph:
         self.generation = index.generation
         self.last_rebuilt = len(redo)
         if self.store is not None and (redo or gone):
-            self.store.save([self.files[p] for p in sorted(redo) if p in self.files], current,
+            self.store.save(made, current,
                             sorted(set(gone) | {p for p in redo if p not in self.files}))
         if self.store is not None and (redo or gone or from_parts):
             self._snapshot_due = True
@@ -282,7 +285,11 @@ class CodeGraph:
                 self.graph.nodes[node_id]["stale"] = True
 
     def _add(self, fg: FileGraph) -> None:
-        self.files[fg.path] = fg
+        # Kept: what a later update reads (node ids, reads, names, interface), as of a part read
+        # from the snapshot. Its node attributes, edges and external calls are the graph's now
+        # (copies of 250k edges and 70k attribute dicts: 50 MB on the stdlib).
+        self.files[fg.path] = FileGraph(fg.path, fg.module, dict.fromkeys(fg.nodes), [], {}, fg.read, fg.names,
+                                        fg.interface)
         for node_id, attrs in fg.nodes.items():
             if self.graph.has_node(node_id):
                 self.graph.nodes[node_id].clear()
@@ -353,7 +360,9 @@ class CodeGraph:
             return None
         with resolver.recording() as read:
             table = self.table(resolver, path)
-            fg = FileGraph(path, table.module_id, dict(table.nodes))
+            # handed over, not copied: the graph takes the attributes (_add), the table keeps its ids
+            nodes, table.nodes = table.nodes, None
+            fg = FileGraph(path, table.module_id, nodes)
             _FileEdges(self, resolver, view, table, fg).collect()
         read.discard(path)
         fg.read = frozenset(read)
