@@ -334,26 +334,43 @@ def _hierarchy_family(resolver, target: Symbol, limit: int = 200) -> set[Symbol]
     seen, queue = set(roots), list(roots)
     family.update(m for m in map(direct, roots) if m is not None)
     while queue and len(seen) < limit:
-        base = queue.pop()
+        for sub in _subclasses(resolver, queue.pop()):
+            if sub not in seen:
+                seen.add(sub)
+                queue.append(sub)
+                member = direct(sub)
+                if member is not None:
+                    family.add(member)
+    family.discard(target)
+    return family
+
+
+def _subclasses(resolver, base: Symbol) -> list[Symbol]:
+    """The project's classes that extend or implement ``base`` directly, in file order. Kept
+    across queries and edits with what it read: a common base (`TestCase`) is named in hundreds
+    of files, each read to find them, and every member of every class under it asks again."""
+    key = ("references.subclasses", base)
+    found = resolver.recall(key)
+    if found is not None:
+        return found
+    found = []
+    with resolver.recording() as read:
         base_name = resolver.definition(base).name
+        resolver.note_name(base_name)   # a file that starts naming it may extend it
         for path in sorted(resolver.index.used_in.get(base_name, ())):
             view = resolver.view(path)
             if view is None:
                 continue
             for i, sub in enumerate(view.facts.definitions):
-                if sub.kind not in CLASS_KINDS or not (sub.extends or sub.implements) or Symbol(path, i) in seen:
+                if sub.kind not in CLASS_KINDS or not (sub.extends or sub.implements):
                     continue
                 for token in sub.extends + sub.implements:
                     typed = resolver.infer(path, token, 1)
                     if typed is not None and typed.symbol == base:
-                        seen.add(Symbol(path, i))
-                        queue.append(Symbol(path, i))
-                        member = direct(Symbol(path, i))
-                        if member is not None:
-                            family.add(member)
+                        found.append(Symbol(path, i))
                         break
-    family.discard(target)
-    return family
+    resolver.remember(key, found, read)
+    return found
 
 
 def _outside_base_siblings(resolver, top: Symbol, limit: int) -> list[Symbol]:

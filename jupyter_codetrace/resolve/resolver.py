@@ -156,6 +156,20 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         facts = self.index.facts(path)
         return facts is not None and _outline(carried[1].facts) == _outline(facts)
 
+    def recall(self, key: tuple):
+        """An answer stored with ``remember`` (None if there is none), its reads read again: what
+        asked for it depends on them too."""
+        found = self.kept.get(key)
+        if found is None:
+            return None
+        self._read[-1].update(found[1])
+        return found[0]
+
+    def note_name(self, name: str) -> None:
+        """What is being worked out looks ``name`` up across the project (through the name index):
+        a file that starts or stops defining or using it changes the answer."""
+        self._note(f"*name:{name}")
+
     def remember(self, key: tuple, answer, read: set[str]) -> frozenset[str]:
         """Store an answer with what it read (``self.kept[key] = (answer, reads)``), to be kept by
         the next generations while nothing it read changes."""
