@@ -81,6 +81,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # memo keys) each set stands for: a change finds what it reaches in a few lookups.
         self._read_sets: dict[frozenset[str], frozenset[str]] = {}
         self._sets_by_read: dict[str, list[frozenset[str]]] = {}
+        self._listed = self._live = 0   # entries in those lists; what the live sets need
         self._keys_by_reads: dict[frozenset[str], list[tuple]] = {}
         self._same_name: dict[tuple[str, bool], list[Symbol]] = {}
         self._extensions: dict[str, dict[Symbol, dict[str, Symbol]]] = {}   # type name -> class -> members
@@ -131,14 +132,26 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # the previous generation is done: nothing may answer from the tables it handed over
         previous._resolved, previous._reads, previous._read_sets, previous.kept = {}, {}, {}, {}
         previous._sets_by_read, previous._keys_by_reads, previous._same_name, previous._extensions = {}, {}, {}, {}
+        self._listed, self._live = previous._listed, previous._live
         for what in stale:
-            for reads in self._sets_by_read.pop(what, ()):
+            sets = self._sets_by_read.pop(what, ())
+            self._listed -= len(sets)
+            for reads in sets:
                 if self._read_sets.pop(reads, None) is None:
                     continue   # already dropped through another of its reads
+                self._live -= len(reads)
                 for key in self._keys_by_reads.pop(reads, ()):
                     self._resolved.pop(key, None)
                     self._reads.pop(key, None)
                     self.kept.pop(key, None)
+        if self._listed > 2 * self._live + 1024:
+            # a dropped set stays listed under its other reads: listed again from the live ones
+            # before those lists outgrow them (every save leaves some behind)
+            self._sets_by_read = {}
+            for reads in self._read_sets:
+                for what in reads:
+                    self._sets_by_read.setdefault(what, []).append(reads)
+            self._listed = self._live
         for path in changed:
             for kind in FILE_MEMOS:
                 self.kept.pop((kind, path), None)
@@ -185,6 +198,8 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             found = self._read_sets[read] = read
             for what in read:
                 self._sets_by_read.setdefault(what, []).append(read)
+            self._listed += len(read)
+            self._live += len(read)
         self._keys_by_reads.setdefault(found, []).append(key)
         return found
 

@@ -153,3 +153,21 @@ def test_an_edit_inside_bodies_keeps_the_project_wide_lookups_of_the_names_it_de
         _write(root / edited, f"def _moved_{len(keys)}():\n    return 0\n\n\n" + text)
         newest = project._context.fresh()
         assert not any(key in newest._resolved for key in keys)
+
+
+def test_what_the_reads_index_holds_does_not_grow_with_saves(copy_fixture, tmp_path):
+    """Each save drops the answers it reaches; the index from reads to answers must not keep
+    growing with what was dropped (a long session saves thousands of times)."""
+    root = copy_fixture("python_app")
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        _answers(project)
+        files = sorted(root / p for p in project._context.index.files())
+        for n in range(100):
+            path = files[n % len(files)]
+            _write(path, path.read_text(encoding="utf-8") + f"\n{_comment(path)} save {n}\n")
+            _answers(project)
+            resolver = project._context.resolver
+            listed = sum(map(len, resolver._sets_by_read.values()))
+            live = sum(map(len, resolver._read_sets))
+            assert (resolver._listed, resolver._live) == (listed, live)
+            assert listed <= 2 * live + 1024, (n, listed, live)
