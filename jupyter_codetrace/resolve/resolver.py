@@ -108,6 +108,9 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._carried, previous._carried = carried, {}
         before, now = previous._summaries, self._summaries
         if before is None or now is None or before.keys() != now.keys():
+            if now is not None:   # a deleted file's view would be kept for nothing
+                for path in [p for p in carried if p not in now and not self.is_library(p)]:
+                    del carried[path]
             return
         changed = {path for path, summary in now.items() if before[path].record.digest != summary.record.digest}
         for path, (digest, _view) in carried.items():
