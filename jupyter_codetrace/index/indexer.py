@@ -256,6 +256,7 @@ class Index:
         self._dirs: set[str] = set()
         self._watcher = DirectoryWatcher()
         self._watching = False
+        self._walk_again = False
         self._broken: str | None = None   # why the store failed a write, until it is rebuilt
         self._notes: list[str] = []        # what the store discarded, until reported
         # Unsaved editor buffers (set_overlay): path -> (bytes, language). Their facts live here
@@ -375,12 +376,14 @@ class Index:
         if self._broken is not None:
             raise CacheError(self._broken)
         changed, new_folders = self._watcher.drain()
-        if self._watching and not changed and self.last_stats is not None and not self._overlay_pending:
+        if self._watching and not changed and not self._walk_again and self.last_stats is not None \
+                and not self._overlay_pending:
             # Nothing under the root changed since the last walk: no need to walk again.
             return replace(self.last_stats, parsed=0, from_cache=self.last_stats.files, removed=0,
                            seconds=time.perf_counter() - started)
         store = self.store
         stats = IndexStats(root=str(self.workspace.root), cache=":memory:" if store.in_memory else str(store.path))
+        self._walk_again = False
         sources, skipped = discover(self.workspace, _language_for_path)
         self._skipped = {s.path: s.reason for s in skipped}
         present = {s.path for s in sources} | set(self._overlay)
@@ -417,6 +420,10 @@ class Index:
         if new_folders or not self._watching:
             self._watcher.forget()
             self._watching = self._watcher.watch(self._folders())
+            # a file written in a folder after the walk above and before its watch began sends
+            # no event: the next refresh walks once more (a project being written while its first
+            # index runs was otherwise missing those files until some other change)
+            self._walk_again = True
         stats.removed = len(removed)
         self._fill_stats(stats)
         # the two add up to the files indexed, whatever happened in between

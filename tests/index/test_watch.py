@@ -31,9 +31,11 @@ def test_unchanged_tree_is_not_walked_again(tmp_path):
     project.index()
     if not project._index._watcher.active:  # no inotify here: every query walks instead
         return
+    project.find_definition("alpha", "a.py", 1)   # the one walk after the watches began
     walks = []
     original = project._index._fill_stats
     project._index._fill_stats = lambda stats: (walks.append(1), original(stats))
+    project.find_definition("alpha", "a.py", 1)
     project.find_definition("alpha", "a.py", 1)
     assert walks == []
     (tmp_path / "a.py").write_text("\n\ndef alpha():\n    return 1\n")
@@ -52,3 +54,24 @@ def test_watcher_reports_nothing_without_changes(tmp_path):
     (tmp_path / "sub").mkdir()
     assert watcher.drain() == (True, True)
     watcher.close()
+
+
+def test_a_file_written_between_the_walk_and_its_folders_watch_is_found(tmp_path):
+    """The first index walks the tree, then starts watching its folders: a file written in
+    between sends no event (a project still being written, a checkout), and was missed until some
+    other change. The next query walks once more."""
+    _write(tmp_path / "a.py", "def alpha():\n    return 1\n")
+    project = Project(tmp_path)
+    watcher = project._index._watcher
+    if not watcher.active:
+        return
+    original = watcher.watch
+
+    def watch_late(folders):
+        _write(tmp_path / "late.py", "def omega():\n    return 2\n")   # after the walk
+        return original(folders)
+
+    watcher.watch = watch_late
+    project.index()
+    watcher.watch = original
+    assert project.symbols("omega").matches[0].file == "late.py"
