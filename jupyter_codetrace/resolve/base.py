@@ -53,6 +53,33 @@ class Resolution:
                           self.candidates, (step, *self.resolved_from), self.via, self.missing, self.why)
 
 
+class SameAnswers:
+    """One object for equal resolutions: the stdlib's 830k resolved references have 180k distinct
+    answers (every read of a parameter, every call of a function), and an answer with its Symbol
+    takes 150 bytes. Safe because no resolution is changed in place (``dataclasses.replace``
+    makes another)."""
+
+    __slots__ = ("_by_target", "_others")
+
+    def __init__(self):
+        # most answers are a target and how it was found: one table per (status, kind), keyed by
+        # the target, so that no key tuple is kept for them
+        self._by_target: dict[tuple[str, str], dict[Symbol, Resolution]] = {}
+        self._others: dict[tuple, Resolution] = {}
+
+    def one(self, answer: Resolution) -> Resolution:
+        """The first answer equal to ``answer`` (``answer`` itself the first time)."""
+        if answer.target is not None and not answer.candidates and not answer.resolved_from \
+                and answer.via is None and answer.missing is None and answer.why is None:
+            table = self._by_target.get((answer.status, answer.kind))
+            if table is None:
+                table = self._by_target[(answer.status, answer.kind)] = {}
+            return table.setdefault(answer.target, answer)
+        key = (answer.status, answer.target, answer.kind, tuple(answer.candidates), tuple(answer.resolved_from),
+               answer.via, answer.missing, answer.why)
+        return self._others.setdefault(key, answer)
+
+
 # Kinds of ``Resolver.kept`` keys ``(kind, path, …)`` whose value depends only on the facts of the
 # file ``key[1]``: kept by the next generation while that file is unchanged. Two are the graph's
 # (graph/build.py), one find_references' (queries/references.py). Anything else there is stored
@@ -77,8 +104,8 @@ class FileView:
 
     def __init__(self, facts: FileFacts, spec: LanguageSpec):
         self.facts, self.spec = facts, spec
-        bindings: dict[int, dict[str, list]] = {}
-        members: dict[int, dict[str, list[int]]] = {}
+        bindings: dict[int, dict[str, list | tuple]] = {}
+        members: dict[int, dict[str, list[int] | tuple[int, ...]]] = {}
         for i, d in enumerate(facts.definitions):
             if d.scope >= 0:
                 # A variable's own value cannot see it (`x = x + 1` reads the previous x).
@@ -102,9 +129,14 @@ class FileView:
                 stars.setdefault(imp.scope, []).append(j)
             elif imp.local:
                 bindings.setdefault(imp.scope, {}).setdefault(imp.local, []).append((imp.start_byte, "i", j, -1))
+        # Kept as tuples, never changed: a list made by appending holds room for four (a name is
+        # mostly bound once), 40 bytes more for each of the stdlib's 570k tables.
         for table in bindings.values():
-            for entries in table.values():
-                entries.sort()
+            for name, entries in table.items():
+                table[name] = tuple(sorted(entries))
+        for table in members.values():
+            for name, indices in table.items():
+                table[name] = tuple(indices)
         self.bindings, self.stars, self.members = bindings, stars, members
         self.extensions = [i for i, d in enumerate(facts.definitions) if d.qualifier]
         self.ref_starts = [r.start_byte for r in facts.references]
@@ -145,7 +177,7 @@ class Recording:
             self.stack[-1].update(self.read)
 
 
-def nearest_binding(entries: list, at: int):
+def nearest_binding(entries: Sequence, at: int):
     """The binding in effect at byte ``at``: the last one before it, else the first after it."""
     i = bisect_right(entries, (at, "~", 1 << 62, 0)) - 1
     while i >= 0 and entries[i][3] > at:  # skip a variable whose own value holds `at`

@@ -15,8 +15,8 @@ from __future__ import annotations
 from ..languages import by_name
 from ..nesting import nesting
 from .base import (
-    CLASS_KINDS, FILE_MEMOS, FileView, MEMBER_OWNER_KINDS, Recording, Resolution, Symbol, _MERGED_KINDS,
-    _NO_VIEW, _UNKNOWN, _VALUE_KINDS,
+    CLASS_KINDS, FILE_MEMOS, FileView, MEMBER_OWNER_KINDS, Recording, Resolution, SameAnswers, Symbol,
+    _MERGED_KINDS, _NO_VIEW, _UNKNOWN, _VALUE_KINDS,
 )
 from .candidates import NameCandidates
 from .imports import ImportLookup
@@ -69,6 +69,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._carried: dict[str, tuple[str | None, FileView]] = {}
         self._digests: dict[str, str | None] = {}
         self._resolved: dict[tuple[str, int], Resolution] = {}
+        self._same = SameAnswers()   # what _resolved holds, each distinct answer once (this generation's)
         self._nesting = 0   # resolve_reference calls in progress (each may need another's answer)
         # What each resolution read: file paths, "*name:N" (a same-name lookup over the whole
         # project), "*files" (the project's files: a submodule or package listing) and
@@ -321,6 +322,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                 self._nesting -= 1
             if cached.status == "found" and cached.target is None:
                 cached = Resolution("not_found")
+            cached = self._same.one(cached)   # memory: equal answers are one object
             self._resolved[key] = cached
             self._reads[key] = self._read_set(key, read)
         else:
