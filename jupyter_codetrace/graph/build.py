@@ -264,6 +264,7 @@ class CodeGraph:
         if self.store is not None and (redo or gone):
             self.store.save(made, current,
                             sorted(set(gone) | {p for p in redo if p not in self.files}))
+        made.clear()   # stored: freed before the snapshot below (its peak is the build's)
         if self.store is not None and (redo or gone or from_parts):
             self._snapshot_due = True
             if from_parts or len(redo) > _SNAPSHOT_NOW:
@@ -285,7 +286,7 @@ class CodeGraph:
                 self.graph.nodes[node_id]["stale"] = True
 
     def _add(self, fg: FileGraph) -> None:
-        # Kept: what a later update reads (node ids, reads, names, interface), as of a part read
+        # Kept: what a later update reads (node ids, reads, names, interface), like a part read
         # from the snapshot. Its node attributes, edges and external calls are the graph's now
         # (copies of 250k edges and 70k attribute dicts: 50 MB on the stdlib).
         self.files[fg.path] = FileGraph(fg.path, fg.module, dict.fromkeys(fg.nodes), [], {}, fg.read, fg.names,
