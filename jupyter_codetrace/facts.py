@@ -166,11 +166,10 @@ class FileFacts:
                              (exps, _WIDTH[Export]), (scopes, _WIDTH[Scope])):
             if table and set(map(len, table)) != {width}:   # a short row would take the defaults silently
                 raise ValueError(f"fact rows of {sorted(set(map(len, table)))} fields, not {width}")
-        ints: dict[int, int] = {}   # one object for each number of this file (see _built)
         return cls(
             path, language,
-            _built(Definition, defs, ints), _built(Reference, refs, ints),
-            _built(Import, imps, ints), _built(Export, exps, ints), _built(Scope, scopes, ints),
+            _definitions(defs), _references(refs),
+            [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
             all_names, line_count, has_errors, warnings, cells, list(indirect), list(arguments),
             list(item_writes), list(iterations), list(narrowings), list(shorthand),
         )
@@ -199,35 +198,30 @@ def _row(obj) -> tuple:
     return _FIELDS[type(obj)](obj)
 
 
-def _built(kind, rows, ints: dict[int, int]) -> list:
-    """``[kind(*row) for row in rows]``, made column by column so as to share equal values: a
-    decoded blob holds a new string for each name, kind or usage and a new integer for each
-    line or offset (1.1M references on the stdlib: 2.9M strings, 6.5M integers, 350 MB). The
-    strings are interned (a few thousand distinct ones per project), and each number is one
-    object per file (`ints`: a plain name's span starts at its own start, references on a line
-    share it). Fields of other types are left as they are: a bool must not become an equal int."""
-    if not rows:
-        return []
-    columns = list(zip(*rows))
-    for i in _STRINGS[kind]:
-        columns[i] = map(sys.intern, columns[i])   # a field not a string (a foreign row): TypeError
-    for i in _INTS[kind]:
-        columns[i] = map(ints.setdefault, columns[i], columns[i])
-    return list(map(kind, *columns))
+def _definitions(rows) -> list[Definition]:
+    """``[Definition(*row) for row in rows]`` sharing what repeats (see ``_references``): names
+    and kinds interned, a start line that is the name's line the same object."""
+    intern = sys.intern   # a field not a string (a foreign row): TypeError
+    return [Definition(intern(name), intern(kind), line, column, end_line, end_column,
+                       line if start_line == line else start_line, *rest)
+            for name, kind, line, column, end_line, end_column, start_line, *rest in rows]
+
+
+def _references(rows) -> list[Reference]:
+    """``[Reference(*row) for row in rows]`` sharing what repeats: a decoded blob holds a new
+    object for each string and each integer beyond 256 (the stdlib's 1.1M references: 2.2M
+    strings, 4.6M integers, 250 MB). Names and usages are interned (a few thousand distinct ones
+    in a project); the line, scope and container numbers are one object per file (references of
+    a line or a function share them); a plain name's span starts at its own start. Row by row,
+    field by field, for speed: this runs for every file whose facts are loaded."""
+    share, intern = {}.setdefault, sys.intern
+    return [Reference(intern(name), share(line, line), column, start, intern(usage), share(scope, scope),
+                      share(container, container), receiver, start if expr_start == start else expr_start,
+                      expr_end, new)
+            for name, line, column, start, usage, scope, container, receiver, expr_start, expr_end, new in rows]
 
 
 _WIDTH = {kind: len(kind.__slots__) for kind in (Definition, Reference, Import, Export, Scope)}
-# the fields declared `str` that hold few distinct values across a project (never None)
-_STRINGS = {kind: [kind.__slots__.index(name) for name in names] for kind, names in (
-    (Definition, ("name", "kind", "signature")), (Reference, ("name", "usage")), (Import, ("module", "kind")),
-    (Export, ("kind",)), (Scope, ("kind",)))}
-# the `int` fields whose values repeat within a file (measured on the stdlib: lines, scopes,
-# containers; the start of a plain name's span is its own start), the others left out for speed
-_INTS = {kind: [kind.__slots__.index(name) for name in names] for kind, names in (
-    (Definition, ("line", "end_line", "start_line", "start_byte", "name_byte", "scope", "own_scope", "container")),
-    (Reference, ("line", "start_byte", "scope", "container", "expr_start")),
-    (Import, ("line", "start_byte", "scope", "name_line")), (Export, ()),
-    (Scope, ("start_byte", "end_byte", "parent", "owner")))}
 # each fact class's fields read in one C call, in declaration order (a tuple for every class:
 # all have more than one field)
 _FIELDS = {kind: operator.attrgetter(*kind.__slots__) for kind in _WIDTH}
