@@ -62,19 +62,21 @@ class SameAnswers:
     __slots__ = ("_by_target", "_others")
 
     def __init__(self):
-        # most answers are a target and how it was found: one table per (status, kind), keyed by
-        # the target, so that no key tuple is kept for them
-        self._by_target: dict[tuple[str, str], dict[Symbol, Resolution]] = {}
+        # most answers are a target and how it was found: one table per (status, kind, file),
+        # keyed by the target's index, so that no key is kept for them and none hashes a Symbol
+        self._by_target: dict[tuple[str, str, str], dict[int, Resolution]] = {}
         self._others: dict[tuple, Resolution] = {}
 
     def one(self, answer: Resolution) -> Resolution:
         """The first answer equal to ``answer`` (``answer`` itself the first time)."""
-        if answer.target is not None and not answer.candidates and not answer.resolved_from \
+        target = answer.target
+        if target is not None and not answer.candidates and not answer.resolved_from \
                 and answer.via is None and answer.missing is None and answer.why is None:
-            table = self._by_target.get((answer.status, answer.kind))
+            place = (answer.status, answer.kind, target.path)
+            table = self._by_target.get(place)
             if table is None:
-                table = self._by_target[(answer.status, answer.kind)] = {}
-            return table.setdefault(answer.target, answer)
+                table = self._by_target[place] = {}
+            return table.setdefault(target.index, answer)
         key = (answer.status, answer.target, answer.kind, tuple(answer.candidates), tuple(answer.resolved_from),
                answer.via, answer.missing, answer.why)
         return self._others.setdefault(key, answer)
