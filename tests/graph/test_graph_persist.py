@@ -27,10 +27,11 @@ def _graph(project: Project):
 
 
 def _from_snapshot(project: Project) -> bool:
-    """The graph came whole from the snapshot: no file's part was decoded (a part from the
-    snapshot carries what an update needs, not its edges)."""
+    """The graph came whole from the snapshot: its arrays are the snapshot's, and no file's part
+    was decoded (a part from the snapshot carries what an update needs, not its edges)."""
     graph = project._context._code_graph
-    return graph.graph.number_of_edges() > 0 and all(fg.edges == [] for fg in graph.files.values())
+    return graph.graph._base is not None and graph.graph.number_of_edges() > 0 \
+        and all(fg.edges == [] for fg in graph.files.values())
 
 
 def _redone(project: Project) -> int:
