@@ -19,7 +19,7 @@ import weakref
 from dataclasses import dataclass, field
 
 from ..index.encoding import freeze_long_lived, gc_paused
-from ..languages import by_name
+from ..languages import spec_of
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
 from ..resolve.resolver import CLASS_KINDS, Resolver, Symbol
@@ -464,13 +464,8 @@ def _is_accessor(d) -> bool:
 
 
 def _implicit_language(resolver: Resolver, path: str) -> bool:
-    language = resolver.index.language_of(path)   # not the facts: a restart loads none it need not
-    if language is None:
-        return False
-    try:
-        return by_name("python" if language == "notebook" else language).implicit_interfaces
-    except KeyError:
-        return False
+    spec = spec_of(resolver.index.language_of(path))   # not the facts: a restart loads none it need not
+    return spec is not None and spec.implicit_interfaces
 
 
 def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:

@@ -19,7 +19,7 @@ from typing import Callable
 
 from ..errors import CacheError
 from ..facts import FileFacts
-from ..languages import by_name, for_path
+from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
 from ..workspace import VENDORED_DIRS, Workspace
 from .discover import BinaryFile, discover, read_source
@@ -152,9 +152,9 @@ def _compile_queries(languages) -> None:
     """Compile the languages' queries here, before the pool's workers are forked: they inherit
     them instead of each compiling its own (C++ 0.19 s, TypeScript 0.23 s a worker: half of a
     small C project's index CPU). A query that fails to compile fails in each file's job."""
-    for language in languages:
+    for spec in filter(None, map(spec_of, languages)):
         try:
-            query_for(by_name("python" if language == "notebook" else language))
+            query_for(spec)
         except Exception:  # noqa: BLE001 - reported per file by the jobs
             continue
 

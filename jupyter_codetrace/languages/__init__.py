@@ -43,5 +43,11 @@ def by_name(name: str) -> LanguageSpec:
     return _BY_NAME[name]
 
 
+def spec_of(language: str | None) -> LanguageSpec | None:
+    """The spec that analyses files of an index language name (a notebook's code is Python);
+    None for no language or one without a spec."""
+    return _BY_NAME.get("python" if language == "notebook" else language) if language else None
+
+
 def supported_extensions() -> tuple[str, ...]:
     return tuple(_BY_EXTENSION)

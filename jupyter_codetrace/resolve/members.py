@@ -6,7 +6,7 @@ through ``self``.
 
 from __future__ import annotations
 
-from ..languages import by_name
+from ..languages import spec_of
 from .base import CLASS_KINDS, Symbol, Resolution, InferredType, Recording
 
 __all__ = ["MemberLookup"]
@@ -123,13 +123,8 @@ class MemberLookup:
                     found.setdefault(defs[i].name, Symbol(path, i))
 
     def _may_hold_outside_members(self, path: str) -> bool:
-        language = self.index.language_of(path) if not self.is_library(path) else None
-        if language is None:
-            return True   # a library file: its language is known once it is read
-        try:
-            return by_name("python" if language == "notebook" else language).members_outside_types
-        except KeyError:
-            return True
+        spec = spec_of(self.index.language_of(path)) if not self.is_library(path) else None
+        return spec is None or spec.members_outside_types   # a library file's is known once read
 
     def _module_augmentations(self, cls: Symbol, type_name: str, found: dict[str, Symbol]) -> None:
         """TypeScript module augmentation: ``declare module "./config" { interface Config {…} }``
