@@ -97,10 +97,9 @@ class ValueFlow:
         sees every file it depended on, and later generations keep it while none of that changes."""
         resolver = self.resolver
         key = ("arguments", parameter)
-        cached = resolver.kept.get(key)
+        cached = resolver.recall(key)
         if cached is not None:
-            resolver._read[-1].update(cached[1])
-            return cached[0]
+            return cached
         resolver.kept[key] = ([], frozenset())  # a cycle through this parameter gives nothing
         try:
             with resolver.recording() as read:

@@ -34,11 +34,9 @@ class MemberLookup:
     def member_of_token(self, path: str, token, name: str) -> Resolution:
         """The member ``name`` of what an expression token is (a literal's declared type …)."""
         key = ("member_of_token", path, token, name)
-        cached = self.kept.get(key)
+        cached = self.recall(key)   # its reads read again: the graph redoes a file when any changes
         if cached is not None:
-            # what the first lookup read is read again: the graph redoes a file when any of it changes
-            self._read[-1].update(cached[1])
-            return cached[0]
+            return cached
         with self.recording() as read:
             self.view(path)
             found = self._member_of(self.infer(path, token, 1), name, path, 1)
