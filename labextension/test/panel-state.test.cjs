@@ -254,6 +254,18 @@ async function newPanel(routes) {
   return panel;
 }
 
+/** A panel whose answers wait until the test resolves them: `held` maps the value of the
+ *  request's `key` parameter (the query, the symbol) to its pending answer. */
+async function panelHoldingAnswers(key) {
+  const held = new Map();
+  const panel = await newPanel((route, params) => {
+    const answer = deferred();
+    held.set(params[key], answer);
+    return answer.promise;
+  });
+  return { panel, held };
+}
+
 const names = panel => panel.node.querySelectorAll('.jp-CodeTrace-match .jp-CodeTrace-name').map(n => n.textContent);
 const resultsText = panel => panel.node.querySelector('.jp-CodeTrace-results').textContent;
 const viewOf = panel => panel.node.querySelector('.jp-CodeTrace-view');
@@ -307,12 +319,7 @@ test('requestWhenIndexed stops asking once the answer is no longer wanted', asyn
 // ------------------------------------------------------------------ the search box (panel + picker)
 
 test('an older search answer arriving after a newer one is dropped', async () => {
-  const held = new Map();
-  const panel = await newPanel((route, params) => {
-    const answer = deferred();
-    held.set(params.query, answer);
-    return answer.promise;
-  });
+  const { panel, held } = await panelHoldingAnswers('query');
   const first = panel.search('ord');
   const second = panel.search('order');
   await settle();
@@ -361,12 +368,7 @@ test('a search during indexing is asked again after the wait, saying so meanwhil
 // ------------------------------------------------------------------ the symbol view
 
 test('an older symbol answer arriving after a newer one is dropped', async () => {
-  const held = new Map();
-  const panel = await newPanel((route, params) => {
-    const answer = deferred();
-    held.set(params.symbol, answer);
-    return answer.promise;
-  });
+  const { panel, held } = await panelHoldingAnswers('symbol');
   const first = panel.showSymbol('total');
   const second = panel.showSymbol('place_order');
   await settle();
