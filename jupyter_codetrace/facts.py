@@ -119,12 +119,15 @@ class Scope:
     nonlocals: tuple[str, ...] = ()
 
 
-@dataclass(slots=True)
+@dataclass(slots=True, eq=False)
 class FileFacts:
     path: str
     language: str
     definitions: list[Definition] = field(default_factory=list)
-    references: list[Reference] = field(default_factory=list)
+    # ``references`` (below): a list of Reference, or the rows read from the cache until the
+    # references are first read. Most files loaded only to be looked into (a name defined there,
+    # a member of a class) never have theirs read: making them was 2/3 of loading a file.
+    _references: list[Reference] | tuple = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
     exports: list[Export] = field(default_factory=list)
     scopes: list[Scope] = field(default_factory=list)
@@ -140,11 +143,34 @@ class FileFacts:
     narrowings: list[tuple] = field(default_factory=list)   # (name, class token, start, end): `if (x instanceof C) {…}`
     shorthand_keys: list[tuple] = field(default_factory=list)  # (reference, literal's token): `{percent}` also names T.percent
 
+    @property
+    def references(self) -> list[Reference]:
+        references = self._references
+        if type(references) is tuple:
+            references = self._references = _references(references)
+        return references
+
+    @references.setter
+    def references(self, references: list[Reference]) -> None:
+        self._references = references
+
+    @property
+    def reference_count(self) -> int:
+        """How many references, without making them."""
+        return len(self._references)
+
+    def __eq__(self, other) -> bool:
+        if type(other) is not FileFacts:
+            return NotImplemented
+        return self.to_rows() == other.to_rows()   # equal whether the references were made yet or not
+
     # ---- compact storage: rows of plain values (the cache's data-only encoding, index/encoding.py)
     def to_rows(self) -> tuple:
+        references = self._references
         return (
             self.path, self.language,
-            [_row(d) for d in self.definitions], [_row(r) for r in self.references],
+            [_row(d) for d in self.definitions],
+            list(references) if type(references) is tuple else [_row(r) for r in references],
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
@@ -168,7 +194,7 @@ class FileFacts:
                 raise ValueError(f"fact rows of {sorted(set(map(len, table)))} fields, not {width}")
         return cls(
             path, language,
-            _definitions(defs), _references(refs),
+            _definitions(defs), refs if type(refs) is tuple else _references(refs),
             [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
             all_names, line_count, has_errors, warnings, cells, list(indirect), list(arguments),
             list(item_writes), list(iterations), list(narrowings), list(shorthand),

@@ -712,7 +712,7 @@ class Index:
 
 
 def _weight(facts: FileFacts | None) -> int:
-    return 0 if facts is None else len(facts.definitions) + len(facts.references)
+    return 0 if facts is None else len(facts.definitions) + facts.reference_count
 
 
 @dataclass(slots=True)

@@ -101,7 +101,7 @@ class InferredType:
 class FileView:
     """A file's facts with the lookup tables resolution needs, built once per generation."""
 
-    __slots__ = ("facts", "spec", "bindings", "stars", "ref_starts", "members", "extensions", "_by_name",
+    __slots__ = ("facts", "spec", "bindings", "stars", "_ref_starts", "members", "extensions", "_by_name",
                  "_first_params")
 
     def __init__(self, facts: FileFacts, spec: LanguageSpec):
@@ -141,9 +141,17 @@ class FileView:
                 table[name] = tuple(indices)
         self.bindings, self.stars, self.members = bindings, stars, members
         self.extensions = [i for i, d in enumerate(facts.definitions) if d.qualifier]
-        self.ref_starts = [r.start_byte for r in facts.references]
+        self._ref_starts: list[int] | None = None
         self._by_name: dict[str, list[int]] | None = None
         self._first_params: dict[int, int] | None = None
+
+    @property
+    def ref_starts(self) -> list[int]:
+        """Where each reference starts (they are in position order), made when first needed: a
+        file looked into for its definitions only never makes its references."""
+        if self._ref_starts is None:
+            self._ref_starts = [r.start_byte for r in self.facts.references]
+        return self._ref_starts
 
     def named(self, name: str) -> list[int]:
         """Indices of the definitions called ``name``."""

@@ -217,7 +217,7 @@ def _handmade() -> FileFacts:
                  value=("c", 1), statement="export default main()")
     scope = Scope(kind="function", start_byte=10, end_byte=90, parent=0, owner=0, globals=("G",), nonlocals=("n",))
     return FileFacts(
-        path="src/ünïcode/mod.py", language="notebook", definitions=[definition, definition], references=[reference, plain],
+        path="src/ünïcode/mod.py", language="notebook", definitions=[definition, definition], _references=[reference, plain],
         imports=[imp], exports=[exp], scopes=[Scope("module", 0, 100, -1), scope], all_names=("a", "b"), line_count=12,
         has_errors=True, warnings=("invalid UTF-8 decoded with replacement characters",),
         notebook_cells=((0, 1, 4), (2, 5, 8)),
