@@ -291,40 +291,77 @@ class CompactGraph:
         return table
 
     # ---- snapshot ----------------------------------------------------------------------------------
-    def snapshot(self, order: list[int]) -> tuple[tuple, dict[int, int]]:
+    def snapshot(self, order: list[int]) -> tuple[tuple, array]:
         """The whole graph as primitives and flat arrays (for the data-only encoding), and the map
-        from each edge key to its key in the snapshot. ``order`` lists the edge keys in the order
-        the snapshot numbers them (removed ones included: they stay removed slots, so a key list
-        kept beside the graph still lines up); live edges missing from it follow."""
-        slots = [slot for slot in range(len(self._ids)) if self._ids[slot] is not None]
-        new_slot = {slot: i for i, slot in enumerate(slots)}
-        listed = set(order)
-        order = list(order) + [k for k, e in enumerate(self._edges) if e is not None and k not in listed]
-        new_key = {key: i for i, key in enumerate(order)}
+        from each edge key to its key in the snapshot (an array indexed by key; -1: not in it).
+        ``order`` lists the edge keys in the order the snapshot numbers them (removed ones
+        included: they stay removed slots, so a key list kept beside the graph still lines up);
+        live edges missing from it follow.
+
+        Its peak is the process's when a build writes it (everything else is alive then), so the
+        maps are integer arrays, not dicts (246k edges of the stdlib: 20 MB as a dict), and edges
+        and attributes still in the base are copied from its arrays, never made into objects."""
+        new_slot = array("i", [-1]) * len(self._ids)
+        slots = []
+        for slot, node in enumerate(self._ids):
+            if node is not None:
+                new_slot[slot] = len(slots)
+                slots.append(slot)
+        new_key = array("i", [-1]) * len(self._edges)
+        for i, key in enumerate(order):
+            new_key[key] = i
+        order = list(order)
+        for key, edge in enumerate(self._edges):
+            if edge is not None and new_key[key] < 0:
+                new_key[key] = len(order)
+                order.append(key)
         strings: dict[str, int] = {}
+        base = self._base
+        from_base: dict[int, int] = {}   # a string's code in the base -> its code here
         flat = array("i")
         holes = []
         for key in order:
-            edge = self._edge_at(key)
+            edge = self._edges[key]
             if edge is None:
                 holes.append(new_key[key])
                 flat.extend((-1, -1, 0, 0, 0, 0))
-                continue
-            source, target, kind, file, line, resolution = edge
-            flat.extend((new_slot[self._index[source]], new_slot[self._index[target]],
-                         strings.setdefault(kind, len(strings)), strings.setdefault(file, len(strings)), line,
-                         strings.setdefault(resolution, len(strings))))
-        attributes = _columns([self._attr(slot) for slot in slots])
+            elif edge is _LAZY:
+                i = key * _FIELDS
+                s, t, kind, file, line, resolution = base.edges[i:i + _FIELDS]
+                codes = []
+                for code in (kind, file, resolution):
+                    mine = from_base.get(code)
+                    if mine is None:
+                        mine = from_base[code] = strings.setdefault(base.strings[code], len(strings))
+                    codes.append(mine)
+                # a graph read from a snapshot keeps the base's slots (new nodes come after them)
+                flat.extend((new_slot[s], new_slot[t], codes[0], codes[1], line, codes[2]))
+            else:
+                source, target, kind, file, line, resolution = edge
+                flat.extend((new_slot[self._index[source]], new_slot[self._index[target]],
+                             strings.setdefault(kind, len(strings)), strings.setdefault(file, len(strings)), line,
+                             strings.setdefault(resolution, len(strings))))
+        edges = flat.tobytes()
+        del flat
+        # a node not read since the base was: its attributes for the columns, not kept after
+        attributes = _columns([self._attrs[slot] if self._attrs[slot] is not None else base.attributes(slot)
+                               for slot in slots])
         csr = []
-        for adjacency in (self._out, self._in):
+        for adjacency in (self._succ, self._pred):
             start, keys = array("i", [0]), array("i")
             for slot in slots:
-                for by_neighbour in adjacency(slot).values():
-                    keys.extend(new_key[k] for k in by_neighbour)
+                table = adjacency[slot]
+                if table is None:   # still in the base: its rows, renumbered
+                    row_start, row_keys = (base.out_start, base.out_keys) if adjacency is self._succ \
+                        else (base.in_start, base.in_keys)
+                    keys.extend(new_key[k] for k in row_keys[row_start[slot]:row_start[slot + 1]])
+                else:
+                    for by_neighbour in table.values():
+                        keys.extend(new_key[k] for k in by_neighbour)
                 start.append(len(keys))
             csr += [start.tobytes(), keys.tobytes()]
         data = (sys.byteorder, tuple(self._ids[slot] for slot in slots), attributes,
-                tuple(strings), flat.tobytes(), tuple(holes), *csr)
+                tuple(strings), edges, tuple(holes), *csr)
         return data, new_key
 
     @classmethod

@@ -29,7 +29,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from ..index.encoding import DecodeError, decode, encode, gc_paused
+from ..index.encoding import DecodeError, decode, encode, encode_view, gc_paused
 from ..index.side_store import SideStore
 
 __all__ = ["GraphStore", "engine_version"]
@@ -110,14 +110,22 @@ class GraphStore(SideStore):
             return None
 
     def save_snapshot(self, data) -> bool:
-        blob = encode(data, compress=False)
+        blob = encode_view(data)
+        total = _checksum("", "snapshot", blob)
         with self._lock:
             db = self.connection()
             if db is None:
                 return False
             try:
                 with db:
-                    db.execute("INSERT OR REPLACE INTO snapshot VALUES (1, ?, ?)", (blob, _checksum("", "snapshot", blob)))
+                    db.execute("BEGIN")
+                    if hasattr(db, "blobopen"):
+                        # written in place: binding the blob would make SQLite copy it whole first
+                        db.execute("INSERT OR REPLACE INTO snapshot VALUES (1, zeroblob(?), ?)", (len(blob), total))
+                        with db.blobopen("snapshot", "blob", 1) as row:
+                            row.write(blob)
+                    else:   # Python 3.10
+                        db.execute("INSERT OR REPLACE INTO snapshot VALUES (1, ?, ?)", (blob, total))
             except sqlite3.Error:
                 return False
         return True
