@@ -22,6 +22,7 @@ MAX_VALUES = 16   # a value that may be more than this many functions tells noth
 # that widely (`get`, `run`) is mostly other functions' name, and reading every such file for
 # each parameter dominated the graph of a large repository (and every edit of its file).
 MAX_CALLER_FILES = 48
+_PENDING = ((), frozenset())   # ValueFlow.arguments' answer while it is being worked out
 
 
 class ValueFlow:
@@ -97,10 +98,13 @@ class ValueFlow:
         sees every file it depended on, and later generations keep it while none of that changes."""
         resolver = self.resolver
         key = ("arguments", parameter)
+        if resolver.kept.get(key) is _PENDING:   # a cycle through this parameter gives nothing
+            resolver._partial += 1
+            return []
         cached = resolver.recall(key)
         if cached is not None:
             return cached
-        resolver.kept[key] = ([], frozenset())  # a cycle through this parameter gives nothing
+        resolver.kept[key] = _PENDING
         try:
             with resolver.recording() as read:
                 resolver.view(parameter.path)

@@ -91,10 +91,16 @@ class MemberLookup:
         self._note(f"*name:{d.name}")  # any file naming the type may add members to it
         cached = self._extensions.get(d.name, {}).get(cls)
         if cached is not None:
+            if cls in self._extending:
+                self._partial += 1
             return cached
         self._extensions.setdefault(d.name, {})[cls] = found = {}
-        with Recording(self._read, keep=False):
-            self._collect_extensions(cls, d.name, found)
+        self._extending.add(cls)   # asked again meanwhile, it gives what is found so far
+        try:
+            with Recording(self._read, keep=False):
+                self._collect_extensions(cls, d.name, found)
+        finally:
+            self._extending.discard(cls)
         return found
 
     def _collect_extensions(self, cls: Symbol, type_name: str, found: dict[str, Symbol]) -> None:
@@ -156,7 +162,22 @@ class MemberLookup:
                 return owner.target
         return None
 
-    def mro(self, cls: Symbol) -> list[Symbol]:
+    def mro(self, cls: Symbol) -> tuple[Symbol, ...]:
+        """The class and its bases, breadth first. Kept for this generation, with what it read
+        (read again by each asker), when it met no answer still being worked out (a cycle through
+        a base, the nesting bound): such an order may lack a base a later call finds."""
+        kept = self._mros.get(cls)
+        if kept is not None:
+            self._read[-1].update(kept[1])
+            return kept[0]
+        partial = self._partial
+        with self.recording() as read:
+            order = self._mro(cls)
+        if self._partial == partial:
+            self._mros[cls] = (order, frozenset(read))
+        return order
+
+    def _mro(self, cls: Symbol) -> tuple[Symbol, ...]:
         order: list[Symbol] = []
         stack = [cls]
         while stack and len(order) < 64:
@@ -172,7 +193,7 @@ class MemberLookup:
                 if base is not None and base.symbol is not None and base.kind in ("class", "instance") \
                         and not base.symbol.is_module:
                     stack.append(base.symbol)
-        return order
+        return tuple(order)
 
     def _has_external_base(self, cls: Symbol | None) -> bool:
         d = self.definition(cls) if cls else None

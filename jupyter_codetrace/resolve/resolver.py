@@ -68,6 +68,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # answer right after an edit. A view is taken only if its file's digest is unchanged.
         self._carried: dict[str, tuple[str | None, FileView]] = {}
         self._digests: dict[str, str | None] = {}
+        self._library: dict[str, bool] = {}
         self._resolved: dict[tuple[str, int], Resolution] = {}
         self._same = SameAnswers()   # what _resolved holds, each distinct answer once (this generation's)
         self._nesting = 0   # resolve_reference calls in progress (each may need another's answer)
@@ -86,6 +87,11 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._keys_by_reads: dict[frozenset[str], list[tuple]] = {}
         self._same_name: dict[tuple[str, bool], list[Symbol]] = {}
         self._extensions: dict[str, dict[Symbol, dict[str, Symbol]]] = {}   # type name -> class -> members
+        self._extending: set[Symbol] = set()   # classes whose extensions are being collected
+        # How many answers were given before they were complete (a cycle's placeholder, the
+        # nesting bound): what is worked out while it stays the same can be kept (members.mro).
+        self._partial = 0
+        self._mros: dict[Symbol, tuple[tuple[Symbol, ...], frozenset[str]]] = {}
         self.memo: dict = {}   # later stages' caches for this generation only
         # Caches kept across generations like resolutions: a key is either ``(kind, path, …)``
         # with kind in FILE_MEMOS (made from that file's facts alone), or was stored with
@@ -224,8 +230,11 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
 
     def is_library(self, path: str) -> bool:
         """A file reached outside the project (standard library, installed package, node_modules)."""
-        check = getattr(self.index, "is_library", None)
-        return bool(check and check(path))
+        found = self._library.get(path)
+        if found is None:   # asked for the target of every call: once per file
+            check = getattr(self.index, "is_library", None)
+            found = self._library[path] = bool(check and check(path))
+        return found
 
     def library_name(self, symbol: Symbol) -> str:
         """How code outside a library names its symbol: ``json.dumps``, ``networkx.DiGraph.add_edge``
@@ -299,41 +308,54 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         if symbol is None:
             return None
         view = self.view(symbol.path)
-        if view is None or symbol.index < 0 or symbol.index >= len(view.facts.definitions):
+        if view is None or symbol.index < 0:
             return None
-        return view.facts.definitions[symbol.index]
+        defs = view.facts.definitions
+        return defs[symbol.index] if symbol.index < len(defs) else None
 
     def resolve_reference(self, path: str, ref_index: int) -> Resolution:
         key = (path, ref_index)
         cached = self._resolved.get(key)
-        if cached is None:
-            if self._nesting >= _MAX_NESTING:
-                return Resolution("unresolved")  # not cached: a shallower query resolves it
-            self._receivers_first(path, ref_index)
-            self._resolved[key] = _UNKNOWN  # a cycle through this reference resolves to nothing
-            self._nesting += 1
-            try:
-                with self.recording() as read:
-                    cached = self.by_arity(path, ref_index, self._resolve_reference(path, ref_index, 0))
-            except BaseException:
-                self._resolved.pop(key, None)   # no answer, and no read record to carry it by
-                raise
-            finally:
-                self._nesting -= 1
-            if cached.status == "found" and cached.target is None:
-                cached = Resolution("not_found")
-            cached = self._same.one(cached)   # memory: equal answers are one object
-            self._resolved[key] = cached
-            self._reads[key] = self._read_set(key, read)
-        else:
+        if cached is not None:
+            if cached is _UNKNOWN:
+                self._partial += 1
             self._read[-1].update(self._reads.get(key, ()))
+            return cached
+        if self._nesting >= _MAX_NESTING:
+            self._partial += 1
+            return Resolution("unresolved")  # not cached: a shallower query resolves it
+        view = self.view(path)
+        if isinstance(view.facts.references[ref_index].receiver, tuple):
+            self._receivers_first(view, path, ref_index)
+        self._resolved[key] = _UNKNOWN  # a cycle through this reference resolves to nothing
+        self._nesting += 1
+        # what Resolver.recording() does, written out: this runs for every reference
+        read: set[str] = set()
+        stack = self._read
+        stack.append(read)
+        try:
+            cached = self._resolve_reference(path, ref_index, 0)
+            if view.spec.overloads_by_arity:
+                cached = self.by_arity(path, ref_index, cached)
+        except BaseException:
+            self._resolved.pop(key, None)   # no answer, and no read record to carry it by
+            raise
+        finally:
+            self._nesting -= 1
+            stack.pop()
+            stack[-1].update(read)
+        if cached.status == "found" and cached.target is None:
+            cached = Resolution("not_found")
+        cached = self._same.one(cached)   # memory: equal answers are one object
+        self._resolved[key] = cached
+        self._reads[key] = self._read_set(key, read)
         return cached
 
-    def _receivers_first(self, path: str, ref_index: int) -> None:
+    def _receivers_first(self, view: FileView, path: str, ref_index: int) -> None:
         """Resolve a long receiver chain (``a.b.c.…``, ``x.f().g().…``, ``a[0].b[0]…``: generated
         code) innermost first, so that each link finds its receiver resolved instead of
         recursing once per link (a RecursionError thousands of links deep)."""
-        refs = self.view(path).facts.references
+        refs = view.facts.references
         chain, token = [], refs[ref_index].receiver
         while isinstance(token, tuple) and len(token) >= 2:
             if token[0] in ("s", "u", "w"):  # an item (at a key), what `with` enters
