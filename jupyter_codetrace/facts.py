@@ -192,10 +192,13 @@ class FileFacts:
                              (exps, _WIDTH[Export]), (scopes, _WIDTH[Scope])):
             if table and set(map(len, table)) != {width}:   # a short row would take the defaults silently
                 raise ValueError(f"fact rows of {sorted(set(map(len, table)))} fields, not {width}")
+        share = {}.setdefault   # one object per distinct number in the file's definitions and scopes
         return cls(
             path, language,
-            _definitions(defs), refs if type(refs) is tuple else _references(refs),
-            [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
+            _definitions(defs, share), refs if type(refs) is tuple else _references(refs),
+            [Import(*r) for r in imps], [Export(*r) for r in exps],
+            [Scope(kind, share(start, start), share(end, end), parent, share(owner, owner), *rest)
+             for kind, start, end, parent, owner, *rest in scopes],
             all_names, line_count, has_errors, warnings, cells, list(indirect), list(arguments),
             list(item_writes), list(iterations), list(narrowings), list(shorthand),
         )
@@ -224,13 +227,18 @@ def _row(obj) -> tuple:
     return _FIELDS[type(obj)](obj)
 
 
-def _definitions(rows) -> list[Definition]:
+def _definitions(rows, share) -> list[Definition]:
     """``[Definition(*row) for row in rows]`` sharing what repeats (see ``_references``): names
-    and kinds interned, a start line that is the name's line the same object."""
+    and kinds interned; lines, offsets and containers one object per number of the file
+    (``share``, also the scopes'): a function ends where its scope does, methods share their
+    class's index, a definition often starts where another ends (200 stdlib files: 4 % of
+    their facts' memory)."""
     intern = sys.intern   # a field not a string (a foreign row): TypeError
-    return [Definition(intern(name), intern(kind), line, column, end_line, end_column,
-                       line if start_line == line else start_line, *rest)
-            for name, kind, line, column, end_line, end_column, start_line, *rest in rows]
+    return [Definition(intern(name), intern(kind), share(line, line), column, share(end_line, end_line), end_column,
+                       share(start_line, start_line), share(start, start), share(end, end),
+                       share(name_byte, name_byte), scope, own_scope, share(container, container), *rest)
+            for name, kind, line, column, end_line, end_column, start_line, start, end, name_byte, scope, own_scope,
+            container, *rest in rows]
 
 
 def _references(rows) -> list[Reference]:
