@@ -75,8 +75,6 @@ class Reference:
     scope: int = 0
     container: int = -1         # innermost enclosing definition
     receiver: Token | bool = False   # False: a plain name; else the receiver expression's token
-    expr_start: int = -1        # the member expression's span (plain names: the name's)
-    expr_end: int = -1
     new: bool = False           # called with `new`
 
 
@@ -246,13 +244,12 @@ def _references(rows) -> list[Reference]:
     object for each string and each integer beyond 256 (the stdlib's 1.1M references: 2.2M
     strings, 4.6M integers, 250 MB). Names and usages are interned (a few thousand distinct ones
     in a project); the line, scope and container numbers are one object per file (references of
-    a line or a function share them); a plain name's span starts at its own start. Row by row,
-    field by field, for speed: this runs for every file whose facts are loaded."""
+    a line or a function share them). Row by row, field by field, for speed: this runs for every
+    file whose references are read."""
     share, intern = {}.setdefault, sys.intern
     return [Reference(intern(name), share(line, line), column, start, intern(usage), share(scope, scope),
-                      share(container, container), receiver, start if expr_start == start else expr_start,
-                      expr_end, new)
-            for name, line, column, start, usage, scope, container, receiver, expr_start, expr_end, new in rows]
+                      share(container, container), receiver, new)
+            for name, line, column, start, usage, scope, container, receiver, new in rows]
 
 
 _WIDTH = {kind: len(kind.__slots__) for kind in (Definition, Reference, Import, Export, Scope)}

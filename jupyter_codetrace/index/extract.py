@@ -341,8 +341,7 @@ class _Extraction:
                 expr_span = span
             else:
                 expr_span = (expression.start_byte, expression.end_byte)
-            ref = Reference(source[at:end].decode("utf-8", "replace"), row + 1, column, at, usage, scope, container,
-                            False, expr_span[0], expr_span[1])
+            ref = Reference(source[at:end].decode("utf-8", "replace"), row + 1, column, at, usage, scope, container)
             expr_map[expr_span] = len(refs)
             refs.append(ref)
             if receiver is not None:

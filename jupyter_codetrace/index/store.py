@@ -28,7 +28,8 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # 2: per-row checksums; CR line breaks, UTF-16/32 files and syntax-error recovery in reading
 # and parsing (index/discover.py, index/parsing.py) changed what is extracted.
 # 3: blobs in the data-only encoding (encoding.py) instead of pickles: older stores are discarded.
-INDEXER_VERSION = "3"
+# 4: references no longer carry their expression's span (read by nothing after extraction).
+INDEXER_VERSION = "4"
 
 log = logging.getLogger("jupyter_codetrace")
 

@@ -209,7 +209,7 @@ def _handmade() -> FileFacts:
         returned=(("i", 0), ("p", 1, 2)), yielded=(("u", ("r", 1), 0),), alternatives=(("r", 5), ("r", 6)),
         type_arguments=(("r", 7),), type_parameters=(8, 9))
     reference = Reference(name="self", line=4, column=9, start_byte=55, usage="write", scope=3, container=0,
-                          receiver=("d", 0), expr_start=50, expr_end=60, new=True)
+                          receiver=("d", 0), new=True)
     plain = Reference(name="", line=1, column=1, start_byte=0)
     imp = Import(module="..pkg.mod", kind="named", name="thing", local="alias", line=1, column=8, start_byte=0,
                  scope=2, name_line=1, name_column=20, statement="from ..pkg.mod import thing as alias")
