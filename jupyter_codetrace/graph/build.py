@@ -15,6 +15,7 @@ from __future__ import annotations
 
 import atexit
 import hashlib
+import marshal
 import weakref
 from dataclasses import dataclass, field
 
@@ -167,6 +168,13 @@ class CodeGraph:
         files = tuple((path, start, count, tuple(slot_of[n] for n in fg.nodes if n in slot_of), fg.interface,
                        tuple(sorted(fg.names)), tuple(sorted(fg.read))) for path, start, count, fg in files)
         digests = tuple((path, self._hashes[path]) for path in self.files if path in self._hashes)
+        # The graph is from now on the snapshot's arrays, as a restarted process reads it: the
+        # objects the build made (150 MB on the stdlib) go before the blob is encoded, and are
+        # made again only for what is asked. Its keys are the snapshot's: each file's a range.
+        self.graph = CompactGraph.from_snapshot(data)
+        self._keys = {path: range(start, start + count) for path, start, count, *_ in files}
+        if self._implicit is not None:
+            self._implicit = [(source, target, new_key[key]) for source, target, key in self._implicit]
         if self.store.save_snapshot(((digests, files, tuple(new_key[k] for k in implicit)), data)):
             self._snapshot_due = False
 
@@ -396,10 +404,21 @@ def _folder_and_parent(path: str) -> tuple[str, str]:
     return folder, _folder(folder) if folder else ""
 
 
+_COMPOSITE = ("o", "e", "s", "u", "w", "k", "i", "d")   # _token_name: not a reference's index
+
+
 def _token_name(refs, token) -> tuple:
     """A value token spelled with names instead of reference indexes, flattened (prefix order),
     for the interface hash. Iterative and bounded: a receiver chain thousands long
     (``a.b.c.…``, generated code) neither recurses nor costs more than the limit."""
+    if token is None:
+        return ((None,),)
+    if isinstance(token, tuple) and len(token) == 2 and token[0] not in _COMPOSITE and isinstance(token[1], int) \
+            and 0 <= token[1] < len(refs):
+        # the common token, a name read (`("r", 3)`) of no receiver: what the loop below gives it
+        ref = refs[token[1]]
+        if not isinstance(ref.receiver, tuple):
+            return ((token[0], ref.name), ref.receiver)
     out: list = []
     stack = [token]
     while stack and len(out) < _TOKEN_NAME_LIMIT:
@@ -435,10 +454,12 @@ def _interface(resolver: Resolver, path: str) -> int:
     refs = facts.references
     parts = [facts.all_names, facts.language]
     for d in facts.definitions:
+        gives = d.returned + d.yielded
+        bases = d.extends + d.implements + d.alternatives
         parts.append((d.name, d.kind, d.container, d.scope >= 0, d.type, d.returns, d.exported, d.declaration,
                       d.decorators, _token_name(refs, d.value),
-                      tuple(_token_name(refs, t) for t in d.returned + d.yielded),
-                      tuple(_token_name(refs, t) for t in d.extends + d.implements + d.alternatives)))
+                      tuple([_token_name(refs, t) for t in gives]) if gives else (),   # mostly none
+                      tuple([_token_name(refs, t) for t in bases]) if bases else ()))
     parts += [(i.module, i.kind, i.name, i.local, i.scope == 0) for i in facts.imports]
     parts += [(e.kind, e.name, e.exported_as, e.module, _token_name(refs, e.value)) for e in facts.exports]
     # what this file passes to functions elsewhere: their parameters' values (value flow) read it
@@ -447,7 +468,9 @@ def _interface(resolver: Resolver, path: str) -> int:
     # items added to containers (`HANDLERS[k] = f`): what their readers' calls may reach
     parts += [(_token_name(refs, c), k, _token_name(refs, v), spread) for c, k, v, spread in facts.item_writes]
     # a hash that is the same in every process (str hashes are not): parts are kept across them
-    digest = hashlib.blake2b(repr(parts).encode("utf-8", "surrogatepass"), digest_size=8).digest()
+    # (marshal's version 2 writes no back-references: equal parts give equal bytes, whatever
+    # objects they share; twice as fast as repr)
+    digest = hashlib.blake2b(marshal.dumps(parts, 2), digest_size=8).digest()
     found = resolver.kept[("interface", path)] = int.from_bytes(digest, "big")
     return found
 
