@@ -218,7 +218,8 @@ class ValueFlow:
         d = self.resolver.definition(target) if target is not None else None
         if d is None or not (d.kind in _HOLDER_KINDS or d.kind == "parameter"):
             return False
-        return function in self.held_by(target, 1)
+        # asked again for each parameter of each function the file may pass a holder to
+        return function in self.resolver.settled(("held_by", target), lambda: tuple(self.held_by(target, 1)))
 
     def _constructor_of(self, cls: Symbol) -> Symbol | None:
         view = self.resolver.view(cls.path)

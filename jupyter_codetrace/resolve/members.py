@@ -163,19 +163,8 @@ class MemberLookup:
         return None
 
     def mro(self, cls: Symbol) -> tuple[Symbol, ...]:
-        """The class and its bases, breadth first. Kept for this generation, with what it read
-        (read again by each asker), when it met no answer still being worked out (a cycle through
-        a base, the nesting bound): such an order may lack a base a later call finds."""
-        kept = self._mros.get(cls)
-        if kept is not None:
-            self._read[-1].update(kept[1])
-            return kept[0]
-        partial = self._partial
-        with self.recording() as read:
-            order = self._mro(cls)
-        if self._partial == partial:
-            self._mros[cls] = (order, frozenset(read))
-        return order
+        """The class and its bases, breadth first."""
+        return self.settled(("mro", cls), lambda: self._mro(cls))
 
     def _mro(self, cls: Symbol) -> tuple[Symbol, ...]:
         order: list[Symbol] = []

@@ -91,7 +91,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # How many answers were given before they were complete (a cycle's placeholder, the
         # nesting bound): what is worked out while it stays the same can be kept (members.mro).
         self._partial = 0
-        self._mros: dict[Symbol, tuple[tuple[Symbol, ...], frozenset[str]]] = {}
+        self._settled: dict[tuple, tuple] = {}   # see settled()
         self.memo: dict = {}   # later stages' caches for this generation only
         # Caches kept across generations like resolutions: a key is either ``(kind, path, …)``
         # with kind in FILE_MEMOS (made from that file's facts alone), or was stored with
@@ -187,6 +187,23 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             return None
         self._read[-1].update(found[1])
         return found[0]
+
+    def settled(self, key: tuple, work):
+        """``work()``, kept for this generation under ``key`` with what it read (read again by
+        each asker), when it met no answer still being worked out (a cycle's placeholder, the
+        nesting bound): such an answer may lack what a later call finds. ``work`` must depend on
+        nothing but resolutions (its answer must be the same whenever it is asked), and its answer
+        must not be changed by the asker."""
+        found = self._settled.get(key)
+        if found is not None:
+            self._read[-1].update(found[1])
+            return found[0]
+        partial = self._partial
+        with self.recording() as read:
+            answer = work()
+        if self._partial == partial:
+            self._settled[key] = (answer, frozenset(read))
+        return answer
 
     def note_name(self, name: str) -> None:
         """What is being worked out looks ``name`` up across the project (through the name index):
