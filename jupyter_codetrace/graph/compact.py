@@ -112,8 +112,17 @@ class CompactGraph:
         self._edges: list = []                     # key -> edge tuple (None: removed; _LAZY: in the base)
         self._removed = 0
         self._base: _Base | None = None            # the arrays of the snapshot this graph was read from
-        self.nodes = _Nodes(self)
-        self.edges = _Edges(self)
+
+    # Views made when asked for, not kept: a graph holding its views would be a reference cycle,
+    # freed only by a collection (none runs while a build pauses the collector, and the one
+    # after freezes what is alive), not as soon as the project lets go of it.
+    @property
+    def nodes(self) -> _Nodes:
+        return _Nodes(self)
+
+    @property
+    def edges(self) -> _Edges:
+        return _Edges(self)
 
     # ---- nodes ---------------------------------------------------------------------------------
     def __contains__(self, node) -> bool:

@@ -167,3 +167,24 @@ def test_processes_of_different_interpreters_keep_their_own_store(root, tmp_path
     assert run("") == 0
     assert run(str(elsewhere)) == 0
     assert len(list((tmp_path / "cache").glob("*/graph-*.sqlite"))) == 2
+
+
+def test_a_build_that_writes_the_snapshot_then_answers_from_its_arrays(root, tmp_path, monkeypatch):
+    from jupyter_codetrace.graph import build
+
+    monkeypatch.setattr(build, "_SNAPSHOT_NOW", 0)   # as a build of many files: the snapshot is written at once
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        built = _graph(first)
+        assert first._context._code_graph.graph._base is not None   # the build's objects were let go
+        assert built == _scratch(root, tmp_path, "scratch")
+        pricing = root / "shop" / "pricing.py"
+        pricing.write_text(pricing.read_text(encoding="utf-8") + "\n\ndef audit(order):\n    return round_price(order)\n",
+                           encoding="utf-8")
+        first.index()
+        after = _graph(first)
+        assert any(e[0] == "shop/pricing.py#audit" for e in after[0])
+        assert after == _scratch(root, tmp_path, "scratch-edit")
+        (root / "shop" / "chain.py").unlink()
+        first.index()
+        gone = _graph(first)
+        assert gone != after and gone == _scratch(root, tmp_path, "scratch-gone")
