@@ -190,12 +190,12 @@ class FileFacts:
                              (exps, _WIDTH[Export]), (scopes, _WIDTH[Scope])):
             if table and set(map(len, table)) != {width}:   # a short row would take the defaults silently
                 raise ValueError(f"fact rows of {sorted(set(map(len, table)))} fields, not {width}")
-        share = {}.setdefault   # one object per distinct number in the file's definitions and scopes
+        share = {}.setdefault   # one object per distinct number in the file's definitions and scopes (kinds interned)
         return cls(
             path, language,
             _definitions(defs, share), refs if type(refs) is tuple else _references(refs),
             [Import(*r) for r in imps], [Export(*r) for r in exps],
-            [Scope(kind, share(start, start), share(end, end), parent, share(owner, owner), *rest)
+            [Scope(sys.intern(kind), share(start, start), share(end, end), parent, share(owner, owner), *rest)
              for kind, start, end, parent, owner, *rest in scopes],
             all_names, line_count, has_errors, warnings, cells, list(indirect), list(arguments),
             list(item_writes), list(iterations), list(narrowings), list(shorthand),
