@@ -17,8 +17,14 @@ class NameCandidates:
     def name_only(self, name: str, from_path: str, members: bool, external_base: bool = False) -> Resolution:
         """No resolution: the same-named definitions, best first, honestly labelled."""
         self._note(f"*name:{name}")
-        with Recording(self._read, keep=False):  # the "*name:" note stands for these reads
-            return self._name_only(name, from_path, members, external_base)
+        # the same answer for every read of that name in the file (`x.append` of unknown x …);
+        # it reads nothing but the name index and the files' facts
+        key = (name, from_path, members, external_base)
+        found = self._name_only_answers.get(key)
+        if found is None:
+            with Recording(self._read, keep=False):  # the "*name:" note stands for these reads
+                found = self._name_only_answers[key] = self._name_only(name, from_path, members, external_base)
+        return found
 
     def _name_only(self, name: str, from_path: str, members: bool, external_base: bool) -> Resolution:
         candidates = self._same_named_in(from_path, name, members)

@@ -92,6 +92,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # nesting bound): what is worked out while it stays the same can be kept (members.mro).
         self._partial = 0
         self._settled: dict[tuple, tuple] = {}   # see settled()
+        self._name_only_answers: dict[tuple, Resolution] = {}   # this generation's (candidates.py)
         self.memo: dict = {}   # later stages' caches for this generation only
         # Caches kept across generations like resolutions: a key is either ``(kind, path, …)``
         # with kind in FILE_MEMOS (made from that file's facts alone), or was stored with
