@@ -29,7 +29,7 @@ import sqlite3
 import sys
 from pathlib import Path
 
-from ..index.encoding import DecodeError, decode, encode, encode_view, gc_paused
+from ..index.encoding import DecodeError, decode, encode, encode_chunks, gc_paused
 from ..index.side_store import SideStore
 
 __all__ = ["GraphStore", "engine_version"]
@@ -86,10 +86,18 @@ def part_from_rows(rows, cls):
                {node: list(c) for node, c in calls}, frozenset(read), frozenset(names), interface)
 
 
+def _snapshot_seal():
+    """The checksum of a snapshot: its pieces in order, then how many there are."""
+    return hashlib.blake2b(b"snapshot\0", digest_size=12)
+
+
 class GraphStore(SideStore):
     TABLE = "parts"
     COLUMNS = "path TEXT PRIMARY KEY, digest TEXT NOT NULL, blob BLOB NOT NULL, sum BLOB NOT NULL"
-    MORE_TABLES = (("snapshot", "id INTEGER PRIMARY KEY CHECK (id = 1), blob BLOB NOT NULL, sum BLOB NOT NULL"),)
+    # The snapshot in pieces of ~1 MB (rows 1…n) and its seal (row 0): written as one blob, SQLite
+    # held twice its size (57 MB for the stdlib's 28 MB) until the write ended, at the peak of a build.
+    MORE_TABLES = (("snapshot_pieces", "id INTEGER PRIMARY KEY, blob BLOB NOT NULL"),)
+    DROPPED_TABLES = ("snapshot",)   # the one-row snapshot of earlier versions
 
     def load_snapshot(self):
         """The whole graph as ``CodeGraph.write_snapshot`` left it (primitives), or None."""
@@ -98,20 +106,35 @@ class GraphStore(SideStore):
             if db is None:
                 return None
             try:
-                row = db.execute("SELECT blob, sum FROM snapshot WHERE id = 1").fetchone()
+                db.execute("BEGIN")   # the pieces and their seal as one write left them
+                try:
+                    count, size = db.execute("SELECT count(*), total(length(blob)) FROM snapshot_pieces "
+                                             "WHERE id > 0").fetchone()
+                    rows = db.execute("SELECT id, blob FROM snapshot_pieces ORDER BY id")
+                    seal = rows.fetchone()
+                    if seal is None or seal[0] != 0 or not count:
+                        return None
+                    blob, at, seal_now = bytearray(int(size)), 0, _snapshot_seal()
+                    for expected, (i, piece) in enumerate(rows, 1):   # one piece in memory at a time
+                        if i != expected or not isinstance(piece, bytes) or at + len(piece) > len(blob):
+                            return None
+                        blob[at:at + len(piece)] = piece
+                        seal_now.update(piece)
+                        at += len(piece)
+                finally:
+                    db.execute("ROLLBACK")
             except sqlite3.Error:
                 return None
-        if row is None or not isinstance(row[0], bytes) or _checksum("", "snapshot", row[0]) != row[1]:
+        seal_now.update(str(count).encode())
+        if at != len(blob) or seal_now.digest() != seal[1]:
             return None
         try:
             with gc_paused():
-                return decode(row[0], compressed=False)
+                return decode(blob, compressed=False)
         except DecodeError:
             return None
 
     def save_snapshot(self, data) -> bool:
-        blob = encode_view(data)
-        total = _checksum("", "snapshot", blob)
         with self._lock:
             db = self.connection()
             if db is None:
@@ -119,13 +142,13 @@ class GraphStore(SideStore):
             try:
                 with db:
                     db.execute("BEGIN")
-                    if hasattr(db, "blobopen"):
-                        # written in place: binding the blob would make SQLite copy it whole first
-                        db.execute("INSERT OR REPLACE INTO snapshot VALUES (1, zeroblob(?), ?)", (len(blob), total))
-                        with db.blobopen("snapshot", "blob", 1) as row:
-                            row.write(blob)
-                    else:   # Python 3.10
-                        db.execute("INSERT OR REPLACE INTO snapshot VALUES (1, ?, ?)", (blob, total))
+                    db.execute("DELETE FROM snapshot_pieces")
+                    seal, count = _snapshot_seal(), 0
+                    for count, piece in enumerate(encode_chunks(data, depth=4), 1):   # made as written
+                        db.execute("INSERT INTO snapshot_pieces VALUES (?, ?)", (count, piece))
+                        seal.update(piece)
+                    seal.update(str(count).encode())
+                    db.execute("INSERT INTO snapshot_pieces VALUES (0, ?)", (seal.digest(),))
             except sqlite3.Error:
                 return False
         return True

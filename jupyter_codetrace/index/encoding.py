@@ -21,7 +21,7 @@ import zlib
 
 import msgpack
 
-__all__ = ["encode", "encode_view", "decode", "DecodeError", "gc_paused", "freeze_long_lived"]
+__all__ = ["encode", "encode_chunks", "decode", "DecodeError", "gc_paused", "freeze_long_lived"]
 
 # zlib level 1: 42 % of the bytes for ~8 % of the load time (bench/cache_encoding.py)
 _LEVEL = 1
@@ -62,13 +62,25 @@ def encode(value, compress: bool = True) -> bytes:
     return zlib.compress(data, _LEVEL) if compress else data
 
 
-def encode_view(value) -> memoryview:
-    """``encode(value, compress=False)`` as a view of the packer's own buffer: a blob of tens of
-    MB (the graph's snapshot) is written without the copy ``packb`` returns, which would add to
-    the process's peak."""
-    packer = msgpack.Packer(autoreset=False, **_packer_options)
-    packer.pack(value)
-    return packer.getbuffer()
+def encode_chunks(value, size: int = 1 << 20, depth: int = 3):
+    """``encode(value, compress=False)`` in pieces of about ``size`` bytes, made as they are
+    written: a value of tens of MB (the graph's snapshot) is never one buffer. Arrays nested
+    less than ``depth`` deep are packed item by item (a piece is at least one deeper item)."""
+    packer = msgpack.Packer(**_packer_options)
+    pending = bytearray()
+    stack = [(value, 0)]
+    while stack:
+        item, level = stack.pop()
+        if level < depth and isinstance(item, (tuple, list)):
+            pending += packer.pack_array_header(len(item))
+            stack.extend((inner, level + 1) for inner in reversed(item))
+        else:
+            pending += packer.pack(item)
+        if len(pending) >= size:
+            yield bytes(pending)
+            pending.clear()
+    if pending:
+        yield bytes(pending)
 
 
 def decode(blob: bytes, compressed: bool = True):

@@ -17,6 +17,7 @@ class SideStore:
     TABLE = ""
     COLUMNS = ""
     MORE_TABLES: tuple[tuple[str, str], ...] = ()   # (name, columns) kept and emptied with TABLE
+    DROPPED_TABLES: tuple[str, ...] = ()            # tables of earlier versions, dropped when found
 
     def __init__(self, file: Path, version):
         """``version``: the engine's version, or a function that gives it (asked on first use)."""
@@ -37,6 +38,8 @@ class SideStore:
             db.execute("BEGIN IMMEDIATE")  # one process makes or empties the tables at a time
             try:
                 db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+                for table in self.DROPPED_TABLES:
+                    db.execute(f"DROP TABLE IF EXISTS {table}")
                 tables = ((self.TABLE, self.COLUMNS),) + self.MORE_TABLES
                 for table, columns in tables:
                     db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")

@@ -113,14 +113,14 @@ def test_a_damaged_or_foreign_store_only_costs_time(root, tmp_path):
     with Project(root, cache_dir=tmp_path / "cache") as first:
         built = _graph(first)
     store = _store(tmp_path)
-    _sql(store, "UPDATE snapshot SET sum = zeroblob(12)")
+    _sql(store, "UPDATE snapshot_pieces SET blob = zeroblob(12) WHERE id = 0")   # its seal
     with Project(root, cache_dir=tmp_path / "cache") as second:   # the parts stand in for it
         assert _graph(second) == built
         assert _redone(second) == 0
     db = sqlite3.connect(store)
     paths = [row[0] for row in db.execute("SELECT path FROM parts ORDER BY path")]
     db.close()
-    _sql(store, "DELETE FROM snapshot", ("UPDATE parts SET blob = ? WHERE path = ?", (b"\x78\x9cnot a part", paths[0])),
+    _sql(store, "DELETE FROM snapshot_pieces", ("UPDATE parts SET blob = ? WHERE path = ?", (b"\x78\x9cnot a part", paths[0])),
          ("UPDATE parts SET sum = ? WHERE path = ?", (b"0" * 12, paths[1])))
     with Project(root, cache_dir=tmp_path / "cache") as third:
         assert _graph(third) == built
@@ -188,3 +188,28 @@ def test_a_build_that_writes_the_snapshot_then_answers_from_its_arrays(root, tmp
         first.index()
         gone = _graph(first)
         assert gone != after and gone == _scratch(root, tmp_path, "scratch-gone")
+
+
+def test_a_snapshot_missing_a_piece_or_damaged_is_not_read(root, tmp_path, monkeypatch):
+    from jupyter_codetrace.graph import persist
+    from jupyter_codetrace.graph.persist import store_for
+
+    pieces = persist.encode_chunks
+    monkeypatch.setattr(persist, "encode_chunks", lambda data, depth: pieces(data, size=256, depth=depth))
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        _graph(first)
+        store = store_for(first._context.index, first._context.libraries)
+    whole = store.load_snapshot()
+    assert whole is not None and _pieces(tmp_path) > 3
+    _sql(_store(tmp_path), "UPDATE snapshot_pieces SET blob = blob || x'00' WHERE id = (SELECT max(id) FROM snapshot_pieces)")
+    assert store.load_snapshot() is None
+    assert store.save_snapshot(whole[:1] + whole[1:]) and store.load_snapshot() == whole   # written again whole
+    _sql(_store(tmp_path), "DELETE FROM snapshot_pieces WHERE id = (SELECT max(id) FROM snapshot_pieces)")
+    assert store.load_snapshot() is None
+
+
+def _pieces(tmp_path: Path) -> int:
+    db = sqlite3.connect(_store(tmp_path))
+    count = db.execute("SELECT count(*) FROM snapshot_pieces WHERE id > 0").fetchone()[0]
+    db.close()
+    return count

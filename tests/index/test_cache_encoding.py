@@ -282,3 +282,16 @@ def test_rows_of_the_wrong_shape_are_refused(rows):
 def test_values_the_encoding_cannot_hold_fail_when_written(value):
     with pytest.raises(TypeError):
         encode(("a", (value,)))
+
+
+def test_a_value_encoded_in_pieces_is_the_value_encoded_whole():
+    from jupyter_codetrace.index.encoding import encode_chunks
+
+    value = ((("a", 1), ("b", (1, 2, [3, 4]))), ("x" * 300, bytes(5000), tuple(range(2000)), (), [()], None, 2**70, -5, 1.5))
+    whole = encode(value, compress=False)
+    for size in (1, 100, 1 << 20):
+        for depth in (0, 1, 3, 10):
+            pieces = list(encode_chunks(value, size, depth))
+            assert b"".join(pieces) == whole
+            assert size > 1 or depth == 0 or len(pieces) > 1
+    assert decode(b"".join(encode_chunks(value, 100)), compressed=False) == decode(whole, compressed=False)
