@@ -22,9 +22,14 @@ import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
-__all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token"]
+__all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token", "CLASS_KINDS",
+           "MEMBER_OWNER_KINDS"]
 
 Token = Optional[tuple]
+# Kinds of definitions that are types, and those whose definitions inside are members (looked up
+# through the owner: `Owner.name`, `self.name`).
+CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type"})
+MEMBER_OWNER_KINDS = CLASS_KINDS | {"impl", "namespace", "module"}
 
 
 @dataclass(slots=True)
@@ -200,6 +205,21 @@ class FileFacts:
             all_names, line_count, has_errors, warnings, cells, list(indirect), list(arguments),
             list(item_writes), list(iterations), list(narrowings), list(shorthand),
         )
+
+    def name_roles(self) -> tuple[set[str], set[str]]:
+        """(names defined as members of a type or module, names defined at the file's top level):
+        what a lookup by name alone looks for, so that it need not load a file where the name is
+        only a local variable to find that out."""
+        definitions = self.definitions
+        members, top = set(), set()
+        for d in definitions:
+            if d.kind == "parameter":
+                continue
+            if d.container >= 0 and definitions[d.container].kind in MEMBER_OWNER_KINDS:
+                members.add(d.name)
+            if d.scope == 0:
+                top.add(d.name)
+        return members, top
 
     def names(self) -> tuple[set[str], set[str]]:
         """(names defined here, names referenced or imported here): the cross-file name index."""

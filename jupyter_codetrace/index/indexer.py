@@ -146,6 +146,15 @@ class _Summary:
     lines: int
     warnings: tuple
     has_errors: bool
+    members: frozenset   # names defined as members (facts.name_roles)
+    top: frozenset       # names defined at the top level
+
+
+def _summary(record: FileRecord, names: bytes) -> _Summary:
+    """A file's summary from its names blob (``_extract_blobs``); a blob of another shape raises."""
+    defined, used, n_defs, n_refs, lines, warnings, has_errors, members, top = decode(names)
+    return _Summary(record, frozenset(defined), frozenset(used), n_defs, n_refs, lines, tuple(warnings),
+                    has_errors, frozenset(members), frozenset(top))
 
 
 def _compile_queries(languages) -> None:
@@ -228,8 +237,9 @@ def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
     facts.notebook_cells = cells
     facts.warnings = tuple(warnings) + facts.warnings   # reading's, then analysis' (extract.py)
     defined, used = facts.names()
+    members, top = facts.name_roles()
     names = encode((sorted(defined), sorted(used), len(facts.definitions), len(facts.references),
-                    facts.line_count, facts.warnings, facts.has_errors))
+                    facts.line_count, facts.warnings, facts.has_errors, sorted(members), sorted(top)))
     return (record, names, encode(facts.to_rows()), facts), None
 
 
@@ -540,11 +550,10 @@ class Index:
             rows = []
         for record, names in rows:
             try:
-                defined, used, n_defs, n_refs, lines, warnings, has_errors = decode(names)
+                summary = _summary(record, names)
             except Exception:  # noqa: BLE001 - any undecodable row is re-extracted, never trusted
                 continue
-            self._add_summary(_Summary(record, frozenset(defined), frozenset(used), n_defs, n_refs, lines,
-                                       tuple(warnings), has_errors))
+            self._add_summary(summary)
 
     def _add_summary(self, summary: _Summary) -> None:
         path = summary.record.path
@@ -652,8 +661,7 @@ class Index:
                 continue
             record, names, blob, facts = payload
             rows.append((record, names, blob))
-            n = decode(names)
-            self._add_summary(_Summary(record, frozenset(n[0]), frozenset(n[1]), n[2], n[3], n[4], tuple(n[5]), n[6]))
+            self._add_summary(_summary(record, names))
             if facts is not None:
                 self._remember(path, facts)
         if rows:
@@ -678,8 +686,7 @@ class Index:
                 continue
             self._skipped.pop(path, None)
             _, names, _, facts = payload
-            n = decode(names)
-            self._add_summary(_Summary(record, frozenset(n[0]), frozenset(n[1]), n[2], n[3], n[4], tuple(n[5]), n[6]))
+            self._add_summary(_summary(record, names))
             self._overlay_facts[path] = facts
             indexed.add(path)
         self._overlay_pending.clear()

@@ -10,11 +10,9 @@ from bisect import bisect_right
 from dataclasses import dataclass
 from typing import Sequence
 
-from ..facts import FileFacts
+from ..facts import CLASS_KINDS, MEMBER_OWNER_KINDS, FileFacts
 from ..languages.spec import LanguageSpec
 
-CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type"})
-MEMBER_OWNER_KINDS = CLASS_KINDS | {"impl", "namespace", "module"}
 _VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "parameter", "enum_member"})
 _CALLABLE_KINDS = frozenset({"function", "method", "constructor"})
 _MERGED_KINDS = frozenset({"interface", "namespace"})

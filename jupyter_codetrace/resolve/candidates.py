@@ -51,7 +51,11 @@ class NameCandidates:
         """The first same-named definitions in path order: enough for any file's candidate list
         (a common name is defined in hundreds of files; loading them all would cost seconds)."""
         found: list[Symbol] = []
+        summaries = self._summaries or {}
         for path in sorted(self.index.defined_in.get(name, ())):
+            summary = summaries.get(path)
+            if summary is not None and name not in (summary.members if members else summary.top):
+                continue   # only a local there (most files defining `value` or `path`): not loaded
             found += self._same_named_in(path, name, members)
             if len(found) > _MAX_CANDIDATES * 2:
                 break

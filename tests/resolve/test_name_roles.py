@@ -1,0 +1,44 @@
+"""A lookup by name alone (the fallback for a member of a receiver of unknown type, or a name
+bound nowhere) reads only the files where the name is defined in the role it looks for — a
+member of a type, or a definition at the top of a file — known from each file's summary
+(``FileFacts.name_roles``), not the files where the name is only a local variable."""
+
+from __future__ import annotations
+
+from jupyter_codetrace import Project
+
+
+def _project(tmp_path):
+    (tmp_path / "locals_only.py").write_text("def total(xs):\n    value = sum(xs)\n    return value\n")
+    (tmp_path / "box.py").write_text("class Box:\n    value = 0\n\n    def size(self):\n        return 1\n")
+    (tmp_path / "top.py").write_text("value = 3\n\n\ndef size():\n    return 2\n")
+    (tmp_path / "use.py").write_text("def show(thing):\n    return thing.value, thing.size()\n")
+    Project(tmp_path, cache_dir=tmp_path / ".cache").index()   # the store a second process reads
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    project.index()
+    return project
+
+
+def _loaded(project) -> set[str]:
+    return set(project._context.index._facts)
+
+
+def test_a_member_of_an_unknown_receiver_reads_only_files_defining_it_as_a_member(tmp_path):
+    project = _project(tmp_path)
+    before = _loaded(project)
+    result = project.find_definition("value", "use.py", 2, 18)
+    places = {(c.file, c.line) for c in result.candidates} | ({(result.file, result.line)} if result.file else set())
+    assert ("box.py", 2) in places, result
+    assert not {f for f, _ in places} & {"locals_only.py", "top.py"}, result
+    assert "locals_only.py" not in _loaded(project) - before
+    assert "top.py" not in _loaded(project) - before
+
+
+def test_a_name_bound_nowhere_finds_top_level_definitions_not_members_or_locals(tmp_path):
+    project = _project(tmp_path)
+    (tmp_path / "loose.py").write_text("print(value)\n")
+    project.index()
+    result = project.find_definition("value", "loose.py", 1, 7)
+    places = {(c.file, c.line) for c in result.candidates} | ({(result.file, result.line)} if result.file else set())
+    assert ("top.py", 1) in places, result
+    assert not {f for f, _ in places} & {"locals_only.py", "box.py"}, result
