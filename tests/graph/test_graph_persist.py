@@ -213,3 +213,16 @@ def _pieces(tmp_path: Path) -> int:
     count = db.execute("SELECT count(*) FROM snapshot_pieces WHERE id > 0").fetchone()[0]
     db.close()
     return count
+
+
+def test_the_one_row_snapshot_of_earlier_versions_is_dropped(root, tmp_path):
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        _graph(first)
+    _sql(_store(tmp_path), "CREATE TABLE snapshot (id INTEGER PRIMARY KEY, blob BLOB NOT NULL, sum BLOB NOT NULL)",
+         "INSERT INTO snapshot VALUES (1, zeroblob(1000), x'00')")
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        _graph(second)
+    db = sqlite3.connect(_store(tmp_path))
+    tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
+    db.close()
+    assert "snapshot" not in tables and "snapshot_pieces" in tables
