@@ -72,7 +72,8 @@ class _NodeTable:
         nesting_of: list[tuple[str, ...]] = []
         for i, d in enumerate(defs):
             # `Circle::area`, a Go method: the type's member
-            nesting = (nesting_of[d.container] if 0 <= d.container < i else ()) + qualifier_names(facts, i) + (d.name,)
+            nesting = (nesting_of[d.container] if 0 <= d.container < i else ()) \
+                + (qualifier_names(facts, i) if isinstance(d.qualifier, tuple) else ()) + (d.name,)
             nesting_of.append(nesting)
             # a property is a node when it has code (a getter) or a function type (`get: (u) => R`)
             is_node = d.kind in NODE_KINDS or (d.kind == "property" and (d.own_scope >= 0 or d.returns is not None))
@@ -579,6 +580,10 @@ class _FileEdges:
         return self.graph.node_of(resolver, symbol)
 
     def _constructor(self, cls: Symbol) -> Symbol | None:
+        # asked for every call of a class, in every file that calls it
+        return self.resolver.settled(("constructor", cls), lambda: self._find_constructor(cls))
+
+    def _find_constructor(self, cls: Symbol) -> Symbol | None:
         resolver = self.resolver
         for klass in resolver.mro(cls):
             view = resolver.view(klass.path)
