@@ -22,6 +22,8 @@ import sys
 from dataclasses import dataclass, field
 from typing import Optional
 
+from .index.encoding import array_length, decode, encode
+
 __all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token", "CLASS_KINDS",
            "MEMBER_OWNER_KINDS"]
 
@@ -127,10 +129,11 @@ class FileFacts:
     path: str
     language: str
     definitions: list[Definition] = field(default_factory=list)
-    # ``references`` (below): a list of Reference, or the rows read from the cache until the
-    # references are first read. Most files loaded only to be looked into (a name defined there,
-    # a member of a class) never have theirs read: making them was 2/3 of loading a file.
-    _references: list[Reference] | tuple = field(default_factory=list)
+    # ``references`` (below): a list of Reference, or as the cache holds them (their rows, still
+    # encoded) until first read. Most files loaded only to be looked into (a name defined there,
+    # a member of a class) never have theirs read: making them was 2/3 of loading a file, and
+    # their decoded rows took ten times the memory (the stdlib after an edit: 355k rows, ~90 MB).
+    _references: list[Reference] | bytes = field(default_factory=list)
     imports: list[Import] = field(default_factory=list)
     exports: list[Export] = field(default_factory=list)
     scopes: list[Scope] = field(default_factory=list)
@@ -149,8 +152,8 @@ class FileFacts:
     @property
     def references(self) -> list[Reference]:
         references = self._references
-        if type(references) is tuple:
-            references = self._references = _references(references)
+        if type(references) is bytes:
+            references = self._references = _references(_reference_rows(references))
         return references
 
     @references.setter
@@ -160,7 +163,8 @@ class FileFacts:
     @property
     def reference_count(self) -> int:
         """How many references, without making them."""
-        return len(self._references)
+        references = self._references
+        return array_length(references) if type(references) is bytes else len(references)
 
     def __eq__(self, other) -> bool:
         if type(other) is not FileFacts:
@@ -173,7 +177,7 @@ class FileFacts:
         return (
             self.path, self.language,
             [_row(d) for d in self.definitions],
-            list(references) if type(references) is tuple else [_row(r) for r in references],
+            references if type(references) is bytes else encode([_row(r) for r in references], compress=False),
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
@@ -191,14 +195,16 @@ class FileFacts:
          warnings, cells, indirect, arguments, item_writes, iterations, narrowings, shorthand) = rows
         if type(path) is not str or type(language) is not str:
             raise TypeError("path and language must be strings")
-        for table, width in ((defs, _WIDTH[Definition]), (refs, _WIDTH[Reference]), (imps, _WIDTH[Import]),
+        if type(refs) is not bytes:
+            raise TypeError("references must be encoded rows")
+        for table, width in ((defs, _WIDTH[Definition]), (imps, _WIDTH[Import]),
                              (exps, _WIDTH[Export]), (scopes, _WIDTH[Scope])):
             if table and set(map(len, table)) != {width}:   # a short row would take the defaults silently
                 raise ValueError(f"fact rows of {sorted(set(map(len, table)))} fields, not {width}")
         share = {}.setdefault   # one object per distinct number in the file's definitions and scopes (kinds interned)
         return cls(
             path, language,
-            _definitions(defs, share), refs if type(refs) is tuple else _references(refs),
+            _definitions(defs, share), refs,
             [Import(*r) for r in imps], [Export(*r) for r in exps],
             [Scope(sys.intern(kind), share(start, start), share(end, end), parent, share(owner, owner), *rest)
              for kind, start, end, parent, owner, *rest in scopes],
@@ -257,6 +263,16 @@ def _definitions(rows, share) -> list[Definition]:
                        share(name_byte, name_byte), scope, own_scope, share(container, container), *rest)
             for name, kind, line, column, end_line, end_column, start_line, start, end, name_byte, scope, own_scope,
             container, *rest in rows]
+
+
+def _reference_rows(blob: bytes) -> tuple:
+    """The rows ``to_rows`` encoded, checked when first read as the other tables are when the
+    file is loaded: rows of another shape raise ``ValueError`` or ``TypeError``, a blob that is
+    not this encoding's ``DecodeError`` (a ``ValueError``)."""
+    rows = decode(blob, compressed=False)
+    if type(rows) is not tuple or rows and set(map(len, rows)) != {_WIDTH[Reference]}:
+        raise ValueError("reference rows of another shape")
+    return rows
 
 
 def _references(rows) -> list[Reference]:

@@ -29,7 +29,8 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # and parsing (index/discover.py, index/parsing.py) changed what is extracted.
 # 3: blobs in the data-only encoding (encoding.py) instead of pickles: older stores are discarded.
 # 4: references no longer carry their expression's span (read by nothing after extraction).
-INDEXER_VERSION = "4"
+# 5: a file's references are one encoded array inside its blob (decoded when first read).
+INDEXER_VERSION = "5"
 
 log = logging.getLogger("jupyter_codetrace")
 

@@ -295,3 +295,20 @@ def test_a_value_encoded_in_pieces_is_the_value_encoded_whole():
             assert b"".join(pieces) == whole
             assert size > 1 or depth == 0 or len(pieces) > 1
     assert decode(b"".join(encode_chunks(value, 100)), compressed=False) == decode(whole, compressed=False)
+
+
+def test_references_stay_encoded_until_first_read():
+    facts = _handmade()
+    again = FileFacts.from_rows(decode(encode(facts.to_rows())))
+    assert type(again._references) is bytes and again.reference_count == len(facts.references)
+    assert again.to_rows() == facts.to_rows()   # written again as read, without decoding them
+    assert [r.name for r in again.references] == [r.name for r in facts.references]
+    assert type(again._references) is list and again.reference_count == len(facts.references)
+
+
+@pytest.mark.parametrize("encoded", [encode([(1, 2)], compress=False), encode((1, 2), compress=False), b"\xc1"])
+def test_references_of_the_wrong_shape_are_refused_when_read(encoded):
+    rows = _handmade().to_rows()
+    facts = FileFacts.from_rows(rows[:3] + (encoded,) + rows[4:])
+    with pytest.raises((TypeError, ValueError)):
+        facts.references
