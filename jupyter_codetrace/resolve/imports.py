@@ -27,6 +27,10 @@ class ImportLookup:
     """Imports and exports."""
 
     def follow_import(self, path: str, import_index: int, depth: int = 0) -> Resolution:
+        # asked again for every use of the name the import binds
+        return self.settled(("import", path, import_index, depth), lambda: self._follow_import(path, import_index, depth))
+
+    def _follow_import(self, path: str, import_index: int, depth: int) -> Resolution:
         view = self.view(path)
         imp = view.facts.imports[import_index]
         step = (path, imp.statement)

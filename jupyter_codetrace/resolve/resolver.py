@@ -325,7 +325,11 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
     def definition(self, symbol: Symbol | None) -> Definition | None:
         if symbol is None:
             return None
-        view = self.view(symbol.path)
+        # view(), written out for the common case (a file already read): millions of calls
+        self._read[-1].add(symbol.path)
+        view = self._views.get(symbol.path, _NO_VIEW)
+        if view is _NO_VIEW:
+            view = self.view(symbol.path)
         if view is None or symbol.index < 0:
             return None
         defs = view.facts.definitions

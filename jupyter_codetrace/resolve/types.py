@@ -60,40 +60,41 @@ class TypeInference:
         """The type of an expression token, when it can be known."""
         if token is None or token is False or depth > _MAX_DEPTH:
             return None
-        if token == ("b",):
-            return InferredType("builtin")
-        if token[0] == "u":  # unpacked at a position (`a, b = …`): known from a literal only
-            item = literal_item(token[1], token[2])
-            return self.infer(path, item, depth + 1) if item is not None else None
-        if token[0] == "s" and len(token) == 3:  # `x[0]`, `d["a"]`: that item of a literal …
-            item = literal_item(token[1], token[2])
-            if item is not None:
-                return self.infer(path, item, depth + 1)
-        if token[0] == "s":
-            # An item of a container typed `list[Row]` / `dict[str, Row]`: annotations are read
-            # for the first project class they name, so the container's type is its items' type.
-            return self.infer(path, token[1], depth + 1)
-        if token[0] == "w":  # `with cm as x`: what cm's `__enter__` returns (itself, unannotated)
-            manager = self.infer(path, token[1], depth + 1)
-            if manager is None or manager.kind != "instance" or manager.symbol is None:
+        if token[0] not in ("r", "c", "n"):   # the common tokens (a name, a call, a `new`) skip these
+            if token == ("b",):
+                return InferredType("builtin")
+            if token[0] == "u":  # unpacked at a position (`a, b = …`): known from a literal only
+                item = literal_item(token[1], token[2])
+                return self.infer(path, item, depth + 1) if item is not None else None
+            if token[0] == "s" and len(token) == 3:  # `x[0]`, `d["a"]`: that item of a literal …
+                item = literal_item(token[1], token[2])
+                if item is not None:
+                    return self.infer(path, item, depth + 1)
+            if token[0] == "s":
+                # An item of a container typed `list[Row]` / `dict[str, Row]`: annotations are read
+                # for the first project class they name, so the container's type is its items' type.
+                return self.infer(path, token[1], depth + 1)
+            if token[0] == "w":  # `with cm as x`: what cm's `__enter__` returns (itself, unannotated)
+                manager = self.infer(path, token[1], depth + 1)
+                if manager is None or manager.kind != "instance" or manager.symbol is None:
+                    return None
+                for name in ("__enter__", "__aenter__"):
+                    enter = self.class_member(manager.symbol, name)
+                    d = self.definition(enter)
+                    if d is not None and d.returns_span:
+                        return self.type_of_annotation(enter, d.returns_span, d.returns, depth + 1)
+                return manager
+            if token[0] == "p":  # an argument without a value of its own: the parameter's declared type
+                parameter = self.parameter_at(path, token[1], token[2])
+                return self.type_of_definition(parameter, depth + 1) if parameter is not None else None
+            if token[0] in ("e", "k", "i", "x", "d"):
+                return InferredType("builtin") if token[0] in ("e", "k") else None  # a literal container; value flow's
+            if token[0] == "o":  # `a or b`: the first alternative whose type is known
+                for alternative in token[1:]:
+                    typed = self.infer(path, alternative, depth + 1)
+                    if typed is not None:
+                        return typed
                 return None
-            for name in ("__enter__", "__aenter__"):
-                enter = self.class_member(manager.symbol, name)
-                d = self.definition(enter)
-                if d is not None and d.returns_span:
-                    return self.type_of_annotation(enter, d.returns_span, d.returns, depth + 1)
-            return manager
-        if token[0] == "p":  # an argument without a value of its own: the parameter's declared type
-            parameter = self.parameter_at(path, token[1], token[2])
-            return self.type_of_definition(parameter, depth + 1) if parameter is not None else None
-        if token[0] in ("e", "k", "i", "x", "d"):
-            return InferredType("builtin") if token[0] in ("e", "k") else None  # a literal container; value flow's
-        if token[0] == "o":  # `a or b`: the first alternative whose type is known
-            for alternative in token[1:]:
-                typed = self.infer(path, alternative, depth + 1)
-                if typed is not None:
-                    return typed
-            return None
         kind, index = token
         view = self.view(path)
         ref = view.facts.references[index]
