@@ -257,12 +257,19 @@ class CodeGraph:
             self._node_names = node_names
             self._node_names_made = True
         made: list[FileGraph] = []   # whole, for the store (self.files keeps less: _add)
+        # A build from nothing stores its parts as it goes (kept to the end, they were a second
+        # copy of the graph at the build's peak: ~46 MB on the stdlib). Not when parts were kept:
+        # a part stored before its readers' could outlive theirs if the process ended in between.
+        early = self.store is not None and not self._hashes
         for path in sorted(redo):
             fg = self._file_graph(resolver, path)
             if fg is not None:
                 self._add(fg)
                 made.append(fg)
                 self._hashes[path] = current[path]
+                if early and len(made) >= _SAVE_EVERY:
+                    self.store.save(made, current, [])
+                    made.clear()
         if touched:
             self._prune()
         # redone on any change of those files: an edit that only moves lines moves the edges' lines
@@ -385,6 +392,7 @@ _TOKEN_NAME_LIMIT = 4096
 # An update that redid more files than this writes the snapshot at once (a first build, a restart
 # after many changes); fewer (an edit) leave it to Project.close() or the end of the process.
 _SNAPSHOT_NOW = 50
+_SAVE_EVERY = 200   # parts a build from nothing stores at a time
 
 
 def _write_at_exit(graph_ref) -> None:

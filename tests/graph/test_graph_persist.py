@@ -226,3 +226,20 @@ def test_the_one_row_snapshot_of_earlier_versions_is_dropped(root, tmp_path):
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     db.close()
     assert "snapshot" not in tables and "snapshot_pieces" in tables
+
+
+def test_a_build_from_nothing_stores_its_parts_as_it_goes(root, tmp_path, monkeypatch):
+    from jupyter_codetrace.graph import build, persist
+
+    monkeypatch.setattr(build, "_SAVE_EVERY", 2)
+    saves = []
+    save = persist.GraphStore.save
+    monkeypatch.setattr(persist.GraphStore, "save", lambda self, parts, *rest: (saves.append(len(parts)),
+                                                                                 save(self, parts, *rest)))
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        built = _graph(first)
+        files = len(first._context.index.files())
+    assert len(saves) > 2 and max(saves) <= 2 and sum(saves) == files
+    _sql(_store(tmp_path), "DELETE FROM snapshot_pieces")   # the parts alone stand for the graph
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        assert _graph(second) == built and _redone(second) == 0
