@@ -92,6 +92,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # nesting bound): what is worked out while it stays the same can be kept (members.mro).
         self._partial = 0
         self._settled: dict[tuple, tuple] = {}   # see settled()
+        self._settled_reads: dict[frozenset[str], frozenset[str]] = {}
         self._name_only_answers: dict[tuple, Resolution] = {}   # this generation's (candidates.py)
         self.memo: dict = {}   # later stages' caches for this generation only
         # Caches kept across generations like resolutions: a key is either ``(kind, path, …)``
@@ -203,7 +204,9 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         with self.recording() as read:
             answer = work()
         if self._partial == partial:
-            self._settled[key] = (answer, frozenset(read))
+            reads = frozenset(read)
+            # most read the same few sets (the file itself; it and a module): one copy each
+            self._settled[key] = (answer, self._settled_reads.setdefault(reads, reads))
         return answer
 
     def note_name(self, name: str) -> None:

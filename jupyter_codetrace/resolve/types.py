@@ -289,6 +289,10 @@ class TypeInference:
                 if defs[i].kind == "parameter" and d.start_byte <= defs[i].start_byte < d.end_byte]
 
     def type_of_definition(self, symbol: Symbol, depth: int = 0) -> InferredType | None:
+        # asked again for every read of a variable, attribute or parameter whose members are used
+        return self.settled(("type", symbol, depth), lambda: self._type_of_definition(symbol, depth))
+
+    def _type_of_definition(self, symbol: Symbol, depth: int) -> InferredType | None:
         d = self.definition(symbol)
         if d is None or depth > _MAX_DEPTH:
             return None
