@@ -89,7 +89,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._extensions: dict[str, dict[Symbol, dict[str, Symbol]]] = {}   # type name -> class -> members
         self._extending: set[Symbol] = set()   # classes whose extensions are being collected
         # How many answers were given before they were complete (a cycle's placeholder, the
-        # nesting bound): what is worked out while it stays the same can be kept (members.mro).
+        # nesting bound): what is worked out while it stays the same can be kept (settled()).
         self._partial = 0
         self._settled: dict[tuple, tuple] = {}   # see settled()
         self._settled_reads: dict[frozenset[str], frozenset[str]] = {}

@@ -336,10 +336,6 @@ class TypeInference:
         self._note(f"*name:{name}")   # how many files call it decides
         if len(self.index.used_in.get(name, ())) > _MAX_CALLER_FILES:
             return None
-        # asked again for each read of the parameter (`node.a`, `node.b`, …)
-        return self.settled(("callers_type", parameter, depth), lambda: self._passed_type(parameter, depth))
-
-    def _passed_type(self, parameter: Symbol, depth: int) -> InferredType | None:
         from .flow import ValueFlow  # flow builds on this module
         found = None
         for path, token in ValueFlow(self).arguments(parameter):
