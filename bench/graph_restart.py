@@ -92,8 +92,10 @@ def main() -> None:
         target.write_text(target.read_text(encoding="utf-8") + "\n\ndef _bench_added():\n    return 1\n",
                           encoding="utf-8")
         edited = _child(root, cache, file, symbol)
-        # a module most of the corpus does not read: the saves redo it alone
-        saves = _child(root, cache, file, symbol, "json/decoder.py")
+        # a module most of the corpus does not read: the saves redo it alone (the first 200 files
+        # hold no json package)
+        saved = next(name for name in ("json/decoder.py", "_markupbase.py") if (root / name).is_file())
+        saves = _child(root, cache, file, symbol, saved)
     best = min(restarts, key=lambda r: r["total"][1])
     floor = cold["index"]
     print(f"corpus: {meta.get('files')} files, {meta.get('lines'):,} lines; question: dependents_of({file}, {symbol})")
@@ -102,11 +104,11 @@ def main() -> None:
         print(f"{name:<10}{r['total'][0]:>9.2f}{r['total'][1]:>9.2f}{r['graph'][1]:>13.2f}"
               f"{r['graph'][1] / floor[1]:>9.2f}{r['redone']:>8}{r['edges']:>9}{r['rss_mb']:>8.0f}")
     print(f"floor: cold index {floor[0]:.2f} s wall, {floor[1]:.2f} s CPU")
-    print("saves in a restarted process (json/decoder.py; the 6th adds a function), each answer's "
+    print(f"saves in a restarted process ({saved}; the 6th adds a function), each answer's "
           "wall / CPU ms and files redone: " + ", ".join(
               f"{w * 1000:.0f}/{c * 1000:.0f} ({n})" for w, c, n in saves["saves"]))
     print(json.dumps({"bench": "graph_restart", "corpus": meta, "cold": cold, "restart": best, "edit": edited,
-                      "saves": saves["saves"]}))
+                      "saves": saves["saves"], "saved": saved}))
 
 
 if __name__ == "__main__":
