@@ -15,6 +15,7 @@ from collections import OrderedDict
 from concurrent.futures import ProcessPoolExecutor
 from concurrent.futures.process import BrokenProcessPool
 from dataclasses import dataclass, field, replace
+from sys import intern
 from typing import Callable
 
 from ..errors import CacheError
@@ -153,8 +154,10 @@ class _Summary:
 def _summary(record: FileRecord, names: bytes) -> _Summary:
     """A file's summary from its names blob (``_extract_blobs``); a blob of another shape raises."""
     defined, used, n_defs, n_refs, lines, warnings, has_errors, members, top = decode(names)
-    return _Summary(record, frozenset(defined), frozenset(used), n_defs, n_refs, lines, tuple(warnings),
-                    has_errors, frozenset(members), frozenset(top))
+    # Names interned: a project's files name a few tens of thousands of names between them, each
+    # decoded once per file it appears in (the stdlib's summaries: 41 -> 28 MB).
+    return _Summary(record, frozenset(map(intern, defined)), frozenset(map(intern, used)), n_defs, n_refs, lines,
+                    tuple(warnings), has_errors, frozenset(map(intern, members)), frozenset(map(intern, top)))
 
 
 def _compile_queries(languages) -> None:
