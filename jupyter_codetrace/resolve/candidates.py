@@ -49,7 +49,9 @@ class NameCandidates:
 
     def _same_named(self, name: str, members: bool) -> list[Symbol]:
         """The first same-named definitions in path order: enough for any file's candidate list
-        (a common name is defined in hundreds of files; loading them all would cost seconds)."""
+        (a common name is defined in hundreds of files; loading them all would cost seconds).
+        A file lists its own, then the others': with a list's worth here, whichever file asks,
+        its list is whole (its own are here already, or come on top)."""
         found: list[Symbol] = []
         summaries = self._summaries or {}
         for path in sorted(self.index.defined_in.get(name, ())):
@@ -57,7 +59,7 @@ class NameCandidates:
             if summary is not None and name not in (summary.members if members else summary.top):
                 continue   # only a local there (most files defining `value` or `path`): not loaded
             found += self._same_named_in(path, name, members)
-            if len(found) > _MAX_CANDIDATES * 2:
+            if len(found) >= _MAX_CANDIDATES:
                 break
         return found
 

@@ -42,3 +42,22 @@ def test_a_name_bound_nowhere_finds_top_level_definitions_not_members_or_locals(
     places = {(c.file, c.line) for c in result.candidates} | ({(result.file, result.line)} if result.file else set())
     assert ("top.py", 1) in places, result
     assert not {f for f, _ in places} & {"locals_only.py", "box.py"}, result
+
+
+def test_the_candidate_list_of_a_file_holding_several_namesakes_is_whole(tmp_path):
+    # `run` is a method of three classes in a00.py and of one class in each of a01 … a11: a file
+    # lists its own, then the others in path order, eight in all
+    (tmp_path / "a00.py").write_text(
+        "".join(f"class Own{k}:\n    def run(self):\n        return {k}\n\n\n" for k in range(3))
+        + "def go(thing):\n    return thing.run()\n")
+    for n in range(1, 12):
+        (tmp_path / f"a{n:02}.py").write_text(f"class Other{n}:\n    def run(self):\n        return {n}\n")
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    project.index()
+    resolver = project._context.fresh()
+    every = [("a00.py", 2), ("a00.py", 7), ("a00.py", 12)] + [(f"a{n:02}.py", 2) for n in range(1, 12)]
+    for asking in ("a11.py", "a00.py"):   # the lookup is kept between the two questions
+        result = resolver.name_only("run", asking, members=True)
+        listed = [(c.path, resolver.definition(c).line) for c in result.candidates]
+        own = [p for p in every if p[0] == asking]
+        assert listed == (own + [p for p in every if p not in own])[:8], (asking, result)
