@@ -1,0 +1,61 @@
+"""The index's name -> files tables (``Index.defined_in`` / ``used_in``): a name is looked up by a
+scan of the summaries until enough were asked that inverting them all pays. Whichever way a name
+was found, and across files added, changed and removed, every answer equals the files whose facts
+define or use the name."""
+
+from __future__ import annotations
+
+import os
+import time
+
+import pytest
+
+from jupyter_codetrace import Project
+from jupyter_codetrace.index.indexer import _FilesByName
+
+
+def _write(path, text):
+    path.write_text(text, encoding="utf-8")
+    stamp = time.time() + 2
+    os.utime(path, (stamp, stamp))
+
+
+def _truth(index, field: str) -> dict[str, set[str]]:
+    table: dict[str, set[str]] = {}
+    for path in index.files():
+        defined, used = index.facts(path).names()
+        for name in defined if field == "defined" else used:
+            table.setdefault(name, set()).add(path)
+    return table
+
+
+NAMES = ["Shape", "area", "circle", "math", "radius", "total", "gone", "missing_everywhere", "print"]
+
+
+@pytest.mark.parametrize("scans", [1000, 3, 0], ids=["scanned", "inverted-after-3", "inverted-at-once"])
+def test_answers_equal_the_facts_across_edits(tmp_path, monkeypatch, scans):
+    monkeypatch.setattr(_FilesByName, "SCANS", scans)
+    (tmp_path / "shapes.py").write_text("import math\n\n\nclass Shape:\n    def area(self):\n        return 0\n")
+    (tmp_path / "circle.py").write_text("import math\nfrom shapes import Shape\n\n\nclass Circle(Shape):\n"
+                                        "    def area(self):\n        return math.pi * self.radius ** 2\n")
+    (tmp_path / "gone.py").write_text("def gone():\n    return 1\n")
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    index = project._context.index
+    index.refresh()
+
+    def check(step):
+        for field in ("defined", "used"):
+            table, truth = getattr(index, f"{field}_in"), _truth(index, field)
+            for name in NAMES:
+                assert table.get(name, set()) == truth.get(name, set()), (step, field, name)
+
+    check("first")
+    _write(tmp_path / "shapes.py", "class Shape:\n    def total(self):\n        return 0\n")   # area gone, total new
+    (tmp_path / "gone.py").unlink()
+    (tmp_path / "use.py").write_text("from circle import Circle\nprint(Circle().area(), total)\n")
+    index.refresh()
+    check("after edits")
+    assert sorted(index.defined_in) == sorted(_truth(index, "defined"))   # listing inverts every summary
+    _write(tmp_path / "use.py", "radius = 2\n")
+    index.refresh()
+    check("after listing")
