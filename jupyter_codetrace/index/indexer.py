@@ -135,29 +135,53 @@ class IndexStats:
         printer.text(self.to_text())
 
 
-@dataclass(slots=True)
 class _Summary:
-    """What the index keeps in memory per file (facts themselves are loaded on demand)."""
+    """What the index keeps in memory per file (facts themselves are loaded on demand). Its name
+    sets are made when first read: a restart's first answers need none of them (making them all
+    is half of loading the stdlib's 1,788 summaries). Names are interned: a project's files name a
+    few tens of thousands of names between them, each decoded once per file it appears in (the
+    stdlib's summaries: 41 -> 28 MB)."""
 
-    record: FileRecord
-    defined: frozenset
-    used: frozenset
-    definitions: int
-    references: int
-    lines: int
-    warnings: tuple
-    has_errors: bool
-    members: frozenset   # names defined as members (facts.name_roles)
-    top: frozenset       # names defined at the top level
+    __slots__ = ("record", "definitions", "references", "lines", "warnings", "has_errors", "_names")
+
+    def __init__(self, record: FileRecord, names: tuple, definitions: int, references: int, lines: int,
+                 warnings: tuple, has_errors: bool):
+        self.record, self.definitions, self.references, self.lines = record, definitions, references, lines
+        self.warnings, self.has_errors = warnings, has_errors
+        self._names = names   # (defined, used, members, top): sequences of names, frozensets once read
+
+    def _sets(self) -> tuple:
+        names = self._names
+        if type(names[0]) is not frozenset:
+            names = self._names = tuple(frozenset(map(intern, each)) for each in names)
+        return names
+
+    @property
+    def defined(self) -> frozenset:
+        return self._sets()[0]
+
+    @property
+    def used(self) -> frozenset:
+        return self._sets()[1]
+
+    @property
+    def members(self) -> frozenset:
+        """Names defined as members (facts.name_roles)."""
+        return self._sets()[2]
+
+    @property
+    def top(self) -> frozenset:
+        """Names defined at the top level."""
+        return self._sets()[3]
 
 
 def _summary(record: FileRecord, names: bytes) -> _Summary:
     """A file's summary from its names blob (``_extract_blobs``); a blob of another shape raises."""
     defined, used, n_defs, n_refs, lines, warnings, has_errors, members, top = decode(names)
-    # Names interned: a project's files name a few tens of thousands of names between them, each
-    # decoded once per file it appears in (the stdlib's summaries: 41 -> 28 MB).
-    return _Summary(record, frozenset(map(intern, defined)), frozenset(map(intern, used)), n_defs, n_refs, lines,
-                    tuple(warnings), has_errors, frozenset(map(intern, members)), frozenset(map(intern, top)))
+    sets = (defined, used, members, top)
+    if not all(type(each) in (tuple, list) for each in sets):
+        raise TypeError("a summary's names are not lists")
+    return _Summary(record, sets, n_defs, n_refs, lines, tuple(warnings), has_errors)
 
 
 def _compile_queries(languages) -> None:
