@@ -84,7 +84,12 @@ class _Interpreter:
 def _this_interpreter() -> _Interpreter:
     paths = sysconfig.get_paths()
     stdlib = [paths["stdlib"], paths.get("platstdlib", paths["stdlib"])]
-    return _Interpreter(list(sys.path), stdlib, ".".join(map(str, sys.version_info[:2])),
+    # A console script (`jupyter-lab`, `codetrace`) runs with its environment's `bin/` first on
+    # sys.path. Nothing is imported from there, and counting it would give the server and a kernel
+    # of one environment different import roots: different graph stores, each built cold.
+    scripts = os.path.realpath(paths["scripts"])
+    path = [entry for entry in sys.path if not entry or os.path.realpath(entry) != scripts]
+    return _Interpreter(path, stdlib, ".".join(map(str, sys.version_info[:2])),
                         frozenset(sys.builtin_module_names), tuple(importlib.machinery.EXTENSION_SUFFIXES))
 
 

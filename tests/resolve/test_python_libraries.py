@@ -269,3 +269,25 @@ def test_stubs_type_what_the_source_leaves_untyped(tmp_path, other_python):
         function = project.find_definition("inches", "main.py", 5)
         assert (function.file, function.signature) == ("convertly/__init__.py", "(cm: float) -> float")
         assert function.parameters[0]["type"] == "float" and function.doc == "Centimetres to inches."
+
+
+def test_a_console_scripts_folder_is_no_import_root(tmp_path, monkeypatch):
+    """`jupyter-lab` (the panel's server) runs with the environment's `bin/` first on sys.path, a
+    kernel (`python -m ipykernel_launcher`) with its working folder: both must see the same import
+    roots, or each keeps its own graph store and builds the graph cold."""
+    import sysconfig
+
+    from jupyter_codetrace.graph.persist import store_for
+    from jupyter_codetrace.index.libraries import Libraries
+    from jupyter_codetrace.workspace import Workspace
+
+    (tmp_path / "mod.py").write_text("import json\n")
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    project.index()
+    stores = []
+    for first in (sysconfig.get_paths()["scripts"], str(tmp_path)):   # the server's, a kernel's in the project
+        monkeypatch.setattr(sys, "path", [first] + [p for p in sys.path if p != first])
+        libraries = Libraries(Workspace(tmp_path))
+        assert sysconfig.get_paths()["scripts"] not in {r.path for r in libraries.python_roots()}
+        stores.append(store_for(project._context.index, libraries).file)
+    assert stores[0] == stores[1]
