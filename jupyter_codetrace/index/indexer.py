@@ -768,12 +768,7 @@ class _FilesByName:
         names = getattr(summary, self._field)
         table = self._table
         if self._whole:
-            for name in names:
-                paths = table.get(name)
-                if paths is None:
-                    table[name] = {path}
-                else:
-                    paths.add(path)
+            _file_under(table, path, names)
         else:   # only the names asked so far: the others are scanned for when asked
             for name in table.keys() & names:
                 table[name].add(path)
@@ -792,14 +787,19 @@ class _FilesByName:
             table: dict[str, set[str]] = {}
             field = self._field
             for path, summary in self._summaries.items():
-                for name in getattr(summary, field):
-                    paths = table.get(name)
-                    if paths is None:
-                        table[name] = {path}
-                    else:
-                        paths.add(path)
+                _file_under(table, path, getattr(summary, field))
             self._table, self._whole = table, True
         return self._table
+
+
+def _file_under(table: dict[str, set[str]], path: str, names) -> None:
+    """Add ``path`` to each name's files in ``table``."""
+    for name in names:
+        paths = table.get(name)
+        if paths is None:
+            table[name] = {path}
+        else:
+            paths.add(path)
 
 
 def _weight(facts: FileFacts | None) -> int:
