@@ -56,6 +56,7 @@ if len(sys.argv) > 5:   # step 4: saves of one file while this process runs
 print(json.dumps({"index": index, "total": total, "graph": [total[0] - index[0], total[1] - index[1]], "saves": saves,
                   "status": answer.status, "redone": graph.last_rebuilt, "edges": graph.graph.number_of_edges(),
                   "rss_mb": resource.getrusage(resource.RUSAGE_SELF).ru_maxrss / 1024,
+                  "rss_now_mb": int(open("/proc/self/statm").read().split()[1]) * resource.getpagesize() / 2**20,
                   "largest_worker_rss_mb": resource.getrusage(resource.RUSAGE_CHILDREN).ru_maxrss / 1024}))
 '''
 
@@ -99,10 +100,14 @@ def main() -> None:
     best = min(restarts, key=lambda r: r["total"][1])
     floor = cold["index"]
     print(f"corpus: {meta.get('files')} files, {meta.get('lines'):,} lines; question: dependents_of({file}, {symbol})")
-    print(f"{'step':<10}{'wall s':>9}{'cpu s':>9}{'graph cpu s':>13}{'÷ index':>9}{'redone':>8}{'edges':>9}{'RSS MB':>8}")
+    # RSS: the process's peak, what it holds after the answer, and the largest child's peak (an
+    # index worker, or the child a build from nothing runs in: graph/build.py)
+    print(f"{'step':<10}{'wall s':>9}{'cpu s':>9}{'graph cpu s':>13}{'÷ index':>9}{'redone':>8}{'edges':>9}"
+          f"{'peak MB':>9}{'now MB':>8}{'child MB':>10}")
     for name, r in (("cold", cold), ("restart", best), ("edit", edited)):
         print(f"{name:<10}{r['total'][0]:>9.2f}{r['total'][1]:>9.2f}{r['graph'][1]:>13.2f}"
-              f"{r['graph'][1] / floor[1]:>9.2f}{r['redone']:>8}{r['edges']:>9}{r['rss_mb']:>8.0f}")
+              f"{r['graph'][1] / floor[1]:>9.2f}{r['redone']:>8}{r['edges']:>9}{r['rss_mb']:>9.0f}"
+              f"{r['rss_now_mb']:>8.0f}{r['largest_worker_rss_mb']:>10.0f}")
     print(f"floor: cold index {floor[0]:.2f} s wall, {floor[1]:.2f} s CPU")
     print(f"saves in a restarted process ({saved}; the 6th adds a function), each answer's "
           "wall / CPU ms and files redone: " + ", ".join(

@@ -16,6 +16,10 @@ from __future__ import annotations
 import atexit
 import hashlib
 import marshal
+import os
+import signal
+import sys
+import warnings
 import weakref
 from dataclasses import dataclass, field
 
@@ -125,6 +129,7 @@ class CodeGraph:
         self._implicit: list[tuple[str, str, str]] | None = None   # inferred IMPLEMENTS edges (Go)
         self._snapshot_due = False    # the graph changed since the store's snapshot was written
         self._exit_hook = False
+        self.last_in_child = False    # the last update's files were redone in a child (_built_in_child)
 
     # ------------------------------------------------------------------ kept for the next process
     def _read_snapshot(self) -> bool:
@@ -198,7 +203,7 @@ class CodeGraph:
             freeze_long_lived()   # what the build made lives as long as the project
         return redone
 
-    def _update(self, resolver: Resolver, index) -> int:
+    def _update(self, resolver: Resolver, index, child: bool = True) -> int:
         self._tables = {}
         current = index.digests()
         from_parts = False
@@ -217,7 +222,7 @@ class CodeGraph:
         touched = set(gone) | {p for p in changed
                                if p not in self.files or self.files[p].interface != _interface(resolver, p)}
         redo = set(changed)
-        if touched:
+        if touched and self.files:
             # Same-name lookups elsewhere change only with the names a file gains or loses.
             names: set[str] = set()
             for path in touched:
@@ -237,6 +242,19 @@ class CodeGraph:
                 if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
                         (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
                     redo.add(path)
+        if child and self.store is not None and len(redo) > CHILD_BUILD_FILES and self._built_in_child(
+                index, lambda: self._redo(resolver, index, current, gone, redo, touched, changed, from_parts=True)):
+            # What the child stored is read as a restarted process reads it (and what changed
+            # meanwhile, if anything, is redone here).
+            self._forget_all()
+            self._update(resolver, index, child=False)
+            self.last_rebuilt, self.last_in_child = len(redo), True
+            return len(redo)
+        return self._redo(resolver, index, current, gone, redo, touched, changed, from_parts)
+
+    def _redo(self, resolver: Resolver, index, current: dict[str, str], gone: list[str], redo: set[str],
+              touched: set[str], changed: list[str], from_parts: bool) -> int:
+        """Drop the files gone, make the parts of the files to redo; store them."""
         # Names of every node in the project: a read of any other name cannot be a REFERENCES
         # edge, so it is not resolved (most reads are of variables). Made again only when a file
         # comes, goes or changes the names it defines (not for an edit inside a body).
@@ -276,7 +294,7 @@ class CodeGraph:
         if self._implicit is None or any(_implicit_language(resolver, p) for p in changed):
             self._implicit_interfaces(resolver, current)
         self.generation = index.generation
-        self.last_rebuilt = len(redo)
+        self.last_rebuilt, self.last_in_child = len(redo), False
         if self.store is not None and (redo or gone):
             self.store.save(made, current,
                             sorted(set(gone) | {p for p in redo if p not in self.files}))
@@ -289,6 +307,45 @@ class CodeGraph:
                 self._exit_hook = True
                 atexit.register(_write_at_exit, weakref.ref(self))
         return len(redo)
+
+    def _built_in_child(self, index, work) -> bool:
+        """Run ``work`` — redoing many files, which stores their parts and the graph's snapshot —
+        in a forked child, and wait for it; True when it succeeded. The peak of redoing many
+        files (their resolutions and the facts they load: 1.2 GB for a build of the standard
+        library) is then the child's alone, given back to the system when it ends; this process
+        reads what the child stored, as a restarted one does, and holds only the graph's arrays
+        and what its own answers load."""
+        if not sys.platform.startswith("linux"):
+            return False   # (elsewhere fork is missing, or unsafe in a process with threads)
+        with index.steady(), warnings.catch_warnings():
+            warnings.simplefilter("ignore", DeprecationWarning)   # 3.12+: "multi-threaded process"
+            try:
+                pid = os.fork()
+            except OSError:
+                return False
+        if pid == 0:   # the child: only this thread runs, and it never returns from here
+            status = 1
+            try:
+                work()
+                status = 0 if not self._snapshot_due else 1
+            finally:
+                os._exit(status)   # no exit hooks: they are the parent's (its snapshot, a kernel's sockets)
+        try:
+            while True:
+                try:
+                    _, status = os.waitpid(pid, 0)
+                    return os.waitstatus_to_exitcode(status) == 0
+                except InterruptedError:
+                    continue
+        except BaseException:   # interrupted (a kernel's interrupt, Ctrl-C): the child goes too
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+            raise
+
+    def _forget_all(self) -> None:
+        """Back to a graph of nothing (the store's snapshot is read next)."""
+        self.graph, self._keys, self.files, self._hashes, self._tables = CompactGraph(), {}, {}, {}, {}
+        self._node_names, self._node_names_made, self._implicit, self._snapshot_due = set(), False, None, False
 
     def _drop(self, path: str) -> None:
         fg = self.files.pop(path, None)
@@ -393,6 +450,8 @@ _TOKEN_NAME_LIMIT = 4096
 # after many changes); fewer (an edit) leave it to Project.close() or the end of the process.
 _SNAPSHOT_NOW = 50
 _SAVE_EVERY = 200   # parts a build from nothing stores at a time
+# An update that redoes more files than this does it in a forked child (_built_in_child).
+CHILD_BUILD_FILES = 300
 
 
 def _write_at_exit(graph_ref) -> None:

@@ -340,6 +340,11 @@ class Index:
         with self._lock:
             return sorted(self._overlay)
 
+    def steady(self) -> threading.RLock:
+        """A lock that, while held, no other thread changes the index under (a process forked
+        meanwhile copies a consistent one: the graph's build, graph/build.py)."""
+        return self._lock
+
     @property
     def defined_in(self) -> "_FilesByName":
         """name -> files defining it (``.get(name, default)``, ``keys()``, iteration)."""

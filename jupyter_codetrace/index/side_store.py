@@ -4,11 +4,38 @@ work is then done in each process). Shared by the library facts store and the gr
 
 from __future__ import annotations
 
+import os
 import sqlite3
 import threading
+import weakref
 from pathlib import Path
 
-__all__ = ["SideStore"]
+__all__ = ["SideStore", "reopen_after_fork"]
+
+# Connections a forked process inherited: never used there (SQLite's locks belong to the process
+# that took them) and never closed (closing could checkpoint or unlink the parent's WAL files).
+_INHERITED: list = []
+_FORKABLE: "weakref.WeakSet" = weakref.WeakSet()
+
+
+def reopen_after_fork(store) -> None:
+    """Have ``store._after_fork()`` called in every forked child (the graph's build,
+    graph/build.py; an index worker): it must let go of the inherited connection and locks."""
+    _FORKABLE.add(store)
+
+
+def _after_fork_in_child() -> None:
+    for store in list(_FORKABLE):
+        store._after_fork()
+
+
+def keep_inherited(connection) -> None:
+    if connection is not None:
+        _INHERITED.append(connection)
+
+
+if hasattr(os, "register_at_fork"):
+    os.register_at_fork(after_in_child=_after_fork_in_child)
 
 
 class SideStore:
@@ -26,6 +53,13 @@ class SideStore:
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         self._failed = False
+        reopen_after_fork(self)
+
+    def _after_fork(self) -> None:
+        # another thread may have held the lock at the fork: it would never be released here
+        self._lock = threading.Lock()
+        keep_inherited(self._db)
+        self._db = None   # opened again on first use
 
     def connection(self) -> sqlite3.Connection | None:
         """The open database, or None when the cache cannot be used. Call with ``_lock`` held."""

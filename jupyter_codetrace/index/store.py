@@ -22,6 +22,7 @@ from pathlib import Path
 from ..errors import CacheError
 from ..facts import FileFacts
 from .encoding import DecodeError, decode, encode, gc_paused
+from .side_store import keep_inherited, reopen_after_fork
 
 __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "decode"]
 
@@ -97,10 +98,29 @@ class Store:
         self.in_memory = False
         self.notes: list[str] = []
         self.discarded_reason: str | None = None
+        self._connection: sqlite3.Connection | None = None
         try:
             self._db = self._open()
         except (OSError, sqlite3.Error) as error:
             self._db = self._memory(error)
+        reopen_after_fork(self)
+
+    @property
+    def _db(self) -> sqlite3.Connection:
+        if self._connection is None:   # in a forked process (_after_fork)
+            self._connection = self._connect(str(self.path))
+        return self._connection
+
+    @_db.setter
+    def _db(self, connection: sqlite3.Connection) -> None:
+        self._connection = connection
+
+    def _after_fork(self) -> None:
+        # A forked process (the graph's build, graph/build.py) reads through a connection of its
+        # own; an in-memory store's database is in the copied memory and stays usable.
+        if not self.in_memory:
+            keep_inherited(self._connection)
+            self._connection = None
 
     # ------------------------------------------------------------------ opening
     def _open(self) -> sqlite3.Connection:
@@ -324,7 +344,8 @@ class Store:
 
     def close(self) -> None:
         try:
-            self._db.close()
+            if self._connection is not None:
+                self._connection.close()
         except sqlite3.Error:
             pass
 

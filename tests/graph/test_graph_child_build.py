@@ -1,0 +1,186 @@
+"""A graph built from nothing is built in a forked child that stores it and exits (graph/build.py
+``_built_in_child``): the process that goes on answering reads it as a restarted process would.
+The answers are those of a build in the process itself; a child that fails, crashes or is
+interrupted costs time, never an answer; stores and locks inherited across the fork are not used
+by the child."""
+
+from __future__ import annotations
+
+import os
+import shutil
+import signal
+import sqlite3
+import sys
+import threading
+import time
+from pathlib import Path
+
+import pytest
+
+from jupyter_codetrace import Project
+from jupyter_codetrace.graph import build, persist
+
+pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child is forked on Linux only")
+
+FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "graph_py"
+
+
+@pytest.fixture
+def root(tmp_path):
+    shutil.copytree(FIXTURE, tmp_path / "graph_py")
+    return tmp_path / "graph_py"
+
+
+@pytest.fixture
+def forks(monkeypatch):
+    """Every build from nothing goes to a child; the pids of the children forked."""
+    monkeypatch.setattr(build, "CHILD_BUILD_FILES", 0)
+    pids = []
+    fork = os.fork
+
+    def recorded_fork():
+        pid = fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(build.os, "fork", recorded_fork)
+    return pids
+
+
+def _graph(project: Project):
+    g = project.call_graph()
+    edges = sorted((e.source, e.target, e.kind, e.line, e.resolution) for e in g.edges)
+    nodes = sorted((n.id, n.qualified_name, n.kind, n.line, tuple(n.external_calls)) for n in g.nodes)
+    return edges, nodes
+
+
+def _in_process(root: Path, tmp_path: Path, name: str):
+    """The graph built in this process (no child), from a cache of its own."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
+        with Project(root, cache_dir=tmp_path / name) as project:
+            graph = _graph(project)
+            assert project._context._code_graph.last_rebuilt == len(project._context.index.files())
+            return graph
+
+
+def _gone(pid: int) -> bool:
+    try:
+        os.kill(pid, 0)
+    except ProcessLookupError:
+        return True   # reaped: no zombie left behind
+    return False
+
+
+def test_the_child_builds_and_this_process_reads_what_it_stored(root, tmp_path, forks, monkeypatch):
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        built = _graph(project)
+        graph = project._context._code_graph
+        assert len(forks) == 1 and _gone(forks[0])
+        # nothing was resolved here: the whole graph is the snapshot's arrays, no part decoded
+        assert graph.last_in_child and graph.last_rebuilt == len(project._context.index.files())
+        assert graph.graph._base is not None and all(fg.edges == [] for fg in graph.files.values())
+        assert built == _in_process(root, tmp_path, "in-process")
+        assert project.dependents_of("shop/pricing.py", "round_price").found
+        # an edit that redoes many files (here: more than none) is redone in a child too
+        pricing = root / "shop" / "pricing.py"
+        pricing.write_text(pricing.read_text(encoding="utf-8") + "\n\ndef audit(order):\n    return round_price(order)\n",
+                           encoding="utf-8")
+        project.index()
+        after = _graph(project)
+        assert len(forks) == 2 and _gone(forks[1]) and graph.last_in_child
+        assert 0 < graph.last_rebuilt < len(project._context.index.files())
+        assert any(e[0] == "shop/pricing.py#audit" and e[1] == "shop/pricing.py#round_price" for e in after[0])
+        assert after == _in_process(root, tmp_path, "in-process-after")
+        # one that redoes a few is redone here
+        monkeypatch.setattr(build, "CHILD_BUILD_FILES", 100)
+        (root / "shop" / "chain.py").unlink()
+        project.index()
+        gone = _graph(project)
+        assert len(forks) == 2 and not graph.last_in_child and graph.last_rebuilt > 0
+    assert gone != after and gone == _in_process(root, tmp_path, "in-process-gone")
+
+
+def test_a_child_that_cannot_store_the_graph_leaves_the_build_to_this_process(root, tmp_path, forks, monkeypatch):
+    monkeypatch.setattr(persist.GraphStore, "save_snapshot", lambda self, data: False)
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        built = _graph(project)   # from the parts the child stored (its snapshot could not be)
+        assert len(forks) == 1 and _gone(forks[0])
+    assert built == _in_process(root, tmp_path, "in-process")
+
+
+def test_a_child_killed_mid_build_costs_time_not_answers(root, tmp_path, forks, monkeypatch):
+    parent = os.getpid()
+    file_graph = build.CodeGraph._file_graph
+
+    def dying(self, resolver, path):
+        if os.getpid() != parent and path.startswith("shop/"):
+            os.kill(os.getpid(), signal.SIGKILL)   # as the out-of-memory killer would
+        return file_graph(self, resolver, path)
+
+    monkeypatch.setattr(build.CodeGraph, "_file_graph", dying)
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        built = _graph(project)
+        assert len(forks) == 1 and _gone(forks[0])
+        assert project._context._code_graph.last_rebuilt == len(project._context.index.files())
+    assert built == _in_process(root, tmp_path, "in-process")
+
+
+def test_an_interrupt_while_the_child_builds_stops_it_and_is_raised(root, tmp_path, forks, monkeypatch):
+    parent = os.getpid()
+    file_graph = build.CodeGraph._file_graph
+
+    def slow(self, resolver, path):
+        if os.getpid() != parent:
+            time.sleep(60)
+        return file_graph(self, resolver, path)
+
+    monkeypatch.setattr(build.CodeGraph, "_file_graph", slow)
+    timer = threading.Timer(1.0, lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGINT))
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        project.index()
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            project.call_graph()
+        assert time.monotonic() - started < 30
+        assert len(forks) == 1 and _gone(forks[0])
+        monkeypatch.setattr(build.CodeGraph, "_file_graph", file_graph)
+        assert _graph(project) == _in_process(root, tmp_path, "in-process")   # asked again: answered
+
+
+def test_a_store_lock_held_by_another_thread_at_the_fork_does_not_stall_the_child(tmp_path):
+    store = persist.GraphStore(tmp_path / "graph.sqlite", "v1")
+    assert store.save_snapshot(("before",))
+    held, release = threading.Event(), threading.Event()
+
+    def holder():
+        with store._lock:
+            held.set()
+            release.wait(30)
+
+    thread = threading.Thread(target=holder)
+    thread.start()
+    held.wait(10)
+    try:
+        pid = os.fork()
+        if pid == 0:   # the child: reads and writes the store through a connection of its own
+            status = 1
+            try:
+                status = 0 if store.load_snapshot() == ("before",) and store.save_snapshot(("child",)) else 1
+            finally:
+                os._exit(status)
+        deadline = time.monotonic() + 30
+        while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+            time.sleep(0.05)
+        if done[0] == 0:
+            os.kill(pid, signal.SIGKILL)
+            os.waitpid(pid, 0)
+        assert done[0] == pid and os.waitstatus_to_exitcode(done[1]) == 0
+    finally:
+        release.set()
+        thread.join()
+    assert store.load_snapshot() == ("child",)   # this process's own connection sees the child's write
+    rows = sqlite3.connect(tmp_path / "graph.sqlite").execute("PRAGMA integrity_check").fetchone()
+    assert rows == ("ok",)
