@@ -184,3 +184,49 @@ def test_a_store_lock_held_by_another_thread_at_the_fork_does_not_stall_the_chil
     assert store.load_snapshot() == ("child",)   # this process's own connection sees the child's write
     rows = sqlite3.connect(tmp_path / "graph.sqlite").execute("PRAGMA integrity_check").fetchone()
     assert rows == ("ok",)
+
+
+def _chain_repository(root: Path, modules: int) -> None:
+    """``modules`` files, each function calling the one of the file before, and a class
+    hierarchy across them: a repository over the size whose graph is built in a child."""
+    for n in range(modules):
+        lines = ["from pkg.base import Shape\n"]
+        if n:
+            lines.append(f"from pkg.m{n - 1:03d} import step_{n - 1:03d}\n")
+        call = f"step_{n - 1:03d}(x) + 1" if n else "x"
+        lines += [f"\n\ndef step_{n:03d}(x):\n    return {call}\n",
+                  f"\n\nclass Shape{n:03d}(Shape):\n    def area(self):\n        return step_{n:03d}({n})\n"]
+        (root / "pkg" / f"m{n:03d}.py").write_text("".join(lines), encoding="utf-8")
+    (root / "pkg" / "__init__.py").write_text("", encoding="utf-8")
+    (root / "pkg" / "base.py").write_text("class Shape:\n    def area(self):\n        return 0\n", encoding="utf-8")
+
+
+def test_the_command_line_on_a_repository_built_in_a_child(tmp_path):
+    """The README's `codetrace dependents` on a repository larger than CHILD_BUILD_FILES: the
+    command's process forks the build (no setting changed), and answers as a build here does,
+    and again from what it stored."""
+    import json
+    import subprocess
+
+    root = tmp_path / "chain"
+    (root / "pkg").mkdir(parents=True)
+    _chain_repository(root, 320)
+    assert len(list(root.rglob("*.py"))) > build.CHILD_BUILD_FILES
+    env = {**os.environ, "CODETRACE_CACHE_DIR": str(tmp_path / "cli-cache"),
+           "PYTHONPATH": str(Path(__file__).resolve().parents[2]) + os.pathsep + os.environ.get("PYTHONPATH", "")}
+    argv = [sys.executable, "-m", "jupyter_codetrace.cli", "--root", str(root), "--json",
+            "dependents", "pkg/m000.py", "step_000"]
+    answers = []
+    for _ in range(2):   # built (in a child), then read back by a new process
+        done = subprocess.run(argv, capture_output=True, text=True, env=env, timeout=600)
+        assert done.returncode == 0, done.stderr
+        answers.append(json.loads(done.stdout))
+    assert answers[0] == answers[1]
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
+        with Project(root, cache_dir=tmp_path / "in-process") as here:
+            expected = here.dependents_of("pkg/m000.py", "step_000").to_dict()
+            assert not here._context._code_graph.last_in_child
+    assert answers[0] == json.loads(json.dumps(expected))
+    callers = {node["qualified_name"] for node in answers[0]["nodes"]}
+    assert {"pkg.m001.step_001", "pkg.m002.step_002", "pkg.m000.Shape000.area"} <= callers
