@@ -36,6 +36,7 @@ from ..languages import for_path
 from .discover import decode_source
 from .extract import extract_file
 from .library_store import LibraryStore
+from .side_store import renew_after_fork
 
 __all__ = ["LIBRARY_PREFIX", "ImportRoot", "LibraryPlace", "Libraries", "WithLibraries", "is_library_path"]
 
@@ -132,6 +133,12 @@ class Libraries:
         self._distributions: dict[str, dict[str, tuple[str, str]]] = {}
         self._manifests: dict[str, dict | None] = {}
         self.reached: set[str] = set()   # library paths the engine parsed: all a source view may show
+        renew_after_fork(self)
+
+    def _after_fork(self) -> None:
+        # a forked child (the graph's build, graph/build.py) runs one thread: a lock another
+        # thread held at the fork would never be released there
+        self._lock = threading.RLock()
 
     # ---- import roots --------------------------------------------------------------------
     def python_roots(self) -> list[ImportRoot]:

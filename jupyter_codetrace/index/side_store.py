@@ -10,7 +10,7 @@ import threading
 import weakref
 from pathlib import Path
 
-__all__ = ["SideStore", "reopen_after_fork"]
+__all__ = ["SideStore", "renew_after_fork"]
 
 # Connections a forked process inherited: never used there (SQLite's locks belong to the process
 # that took them) and never closed (closing could checkpoint or unlink the parent's WAL files).
@@ -18,15 +18,15 @@ _INHERITED: list = []
 _FORKABLE: "weakref.WeakSet" = weakref.WeakSet()
 
 
-def reopen_after_fork(store) -> None:
-    """Have ``store._after_fork()`` called in every forked child (the graph's build,
-    graph/build.py; an index worker): it must let go of the inherited connection and locks."""
-    _FORKABLE.add(store)
+def renew_after_fork(owner) -> None:
+    """Have ``owner._after_fork()`` called in every forked child (the graph's build,
+    graph/build.py; an index worker): it lets go of the connections and locks it inherited."""
+    _FORKABLE.add(owner)
 
 
 def _after_fork_in_child() -> None:
-    for store in list(_FORKABLE):
-        store._after_fork()
+    for owner in list(_FORKABLE):
+        owner._after_fork()
 
 
 def keep_inherited(connection) -> None:
@@ -53,7 +53,7 @@ class SideStore:
         self._lock = threading.Lock()
         self._db: sqlite3.Connection | None = None
         self._failed = False
-        reopen_after_fork(self)
+        renew_after_fork(self)
 
     def _after_fork(self) -> None:
         # another thread may have held the lock at the fork: it would never be released here

@@ -22,7 +22,7 @@ from pathlib import Path
 from ..errors import CacheError
 from ..facts import FileFacts
 from .encoding import DecodeError, decode, encode, gc_paused
-from .side_store import keep_inherited, reopen_after_fork
+from .side_store import keep_inherited, renew_after_fork
 
 __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "decode"]
 
@@ -103,7 +103,7 @@ class Store:
             self._db = self._open()
         except (OSError, sqlite3.Error) as error:
             self._db = self._memory(error)
-        reopen_after_fork(self)
+        renew_after_fork(self)
 
     @property
     def _db(self) -> sqlite3.Connection:

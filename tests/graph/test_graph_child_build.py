@@ -6,6 +6,7 @@ by the child."""
 
 from __future__ import annotations
 
+import contextlib
 import os
 import shutil
 import signal
@@ -150,13 +151,12 @@ def test_an_interrupt_while_the_child_builds_stops_it_and_is_raised(root, tmp_pa
         assert _graph(project) == _in_process(root, tmp_path, "in-process")   # asked again: answered
 
 
-def test_a_store_lock_held_by_another_thread_at_the_fork_does_not_stall_the_child(tmp_path):
-    store = persist.GraphStore(tmp_path / "graph.sqlite", "v1")
-    assert store.save_snapshot(("before",))
+@contextlib.contextmanager
+def _held_by_another_thread(lock):
     held, release = threading.Event(), threading.Event()
 
     def holder():
-        with store._lock:
+        with lock:
             held.set()
             release.wait(30)
 
@@ -164,26 +164,49 @@ def test_a_store_lock_held_by_another_thread_at_the_fork_does_not_stall_the_chil
     thread.start()
     held.wait(10)
     try:
-        pid = os.fork()
-        if pid == 0:   # the child: reads and writes the store through a connection of its own
-            status = 1
-            try:
-                status = 0 if store.load_snapshot() == ("before",) and store.save_snapshot(("child",)) else 1
-            finally:
-                os._exit(status)
-        deadline = time.monotonic() + 30
-        while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
-            time.sleep(0.05)
-        if done[0] == 0:
-            os.kill(pid, signal.SIGKILL)
-            os.waitpid(pid, 0)
-        assert done[0] == pid and os.waitstatus_to_exitcode(done[1]) == 0
+        yield
     finally:
         release.set()
         thread.join()
+
+
+def _in_a_child(check) -> bool:
+    """Whether ``check()`` is true in a forked child, within 30 s (a child that hangs is killed)."""
+    pid = os.fork()
+    if pid == 0:
+        status = 1
+        try:
+            status = 0 if check() else 1
+        finally:
+            os._exit(status)
+    deadline = time.monotonic() + 30
+    while (done := os.waitpid(pid, os.WNOHANG))[0] == 0 and time.monotonic() < deadline:
+        time.sleep(0.05)
+    if done[0] == 0:
+        os.kill(pid, signal.SIGKILL)
+        os.waitpid(pid, 0)
+        return False
+    return os.waitstatus_to_exitcode(done[1]) == 0
+
+
+def test_a_store_lock_held_by_another_thread_at_the_fork_does_not_stall_the_child(tmp_path):
+    store = persist.GraphStore(tmp_path / "graph.sqlite", "v1")
+    assert store.save_snapshot(("before",))
+    with _held_by_another_thread(store._lock):
+        # the child reads and writes the store through a connection of its own
+        assert _in_a_child(lambda: store.load_snapshot() == ("before",) and store.save_snapshot(("child",)))
     assert store.load_snapshot() == ("child",)   # this process's own connection sees the child's write
     rows = sqlite3.connect(tmp_path / "graph.sqlite").execute("PRAGMA integrity_check").fetchone()
     assert rows == ("ok",)
+
+
+def test_a_libraries_lock_held_by_another_thread_at_the_fork_does_not_stall_the_child(tmp_path):
+    from jupyter_codetrace.index.libraries import Libraries
+    from jupyter_codetrace.workspace import Workspace
+
+    libraries = Libraries(Workspace(tmp_path))
+    with _held_by_another_thread(libraries._lock):
+        assert _in_a_child(lambda: libraries.python_roots())
 
 
 def _chain_repository(root: Path, modules: int) -> None:
