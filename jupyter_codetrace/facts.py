@@ -212,19 +212,21 @@ class FileFacts:
             list(item_writes), list(iterations), list(narrowings), list(shorthand),
         )
 
-    def name_roles(self) -> tuple[set[str], set[str]]:
-        """(names defined as members of a type or module, names defined at the file's top level):
-        what a lookup by name alone looks for, so that it need not load a file where the name is
-        only a local variable to find that out."""
+    def name_roles(self) -> tuple[dict[str, list[int]], dict[str, list[int]]]:
+        """(names defined as members of a type or module, names defined at the file's top level),
+        each with the indexes of those definitions, in order: what a lookup by name alone looks
+        for, so that it need not load a file to find them (nor one where the name is only a
+        local variable to find that out)."""
         definitions = self.definitions
-        members, top = set(), set()
-        for d in definitions:
+        members: dict[str, list[int]] = {}
+        top: dict[str, list[int]] = {}
+        for i, d in enumerate(definitions):
             if d.kind == "parameter":
                 continue
             if d.container >= 0 and definitions[d.container].kind in MEMBER_OWNER_KINDS:
-                members.add(d.name)
+                members.setdefault(d.name, []).append(i)
             if d.scope == 0:
-                top.add(d.name)
+                top.setdefault(d.name, []).append(i)
         return members, top
 
     def names(self) -> tuple[set[str], set[str]]:

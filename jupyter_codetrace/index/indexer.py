@@ -148,12 +148,17 @@ class _Summary:
                  warnings: tuple, has_errors: bool):
         self.record, self.definitions, self.references, self.lines = record, definitions, references, lines
         self.warnings, self.has_errors = warnings, has_errors
-        self._names = names   # (defined, used, members, top): sequences of names, frozensets once read
+        # (defined, used, members, top): sequences of names (members and top: of (name, indexes)
+        # pairs), once read frozensets (members and top: dicts name -> indexes)
+        self._names = names
 
     def _sets(self) -> tuple:
         names = self._names
         if type(names[0]) is not frozenset:
-            names = self._names = tuple(frozenset(map(intern, each)) for each in names)
+            defined, used, members, top = names
+            names = self._names = (frozenset(map(intern, defined)), frozenset(map(intern, used)),
+                                   {intern(name): indexes for name, indexes in members},
+                                   {intern(name): indexes for name, indexes in top})
         return names
 
     @property
@@ -165,13 +170,13 @@ class _Summary:
         return self._sets()[1]
 
     @property
-    def members(self) -> frozenset:
-        """Names defined as members (facts.name_roles)."""
+    def members(self) -> dict[str, tuple[int, ...]]:
+        """Names defined as members, with their definitions' indexes (facts.name_roles)."""
         return self._sets()[2]
 
     @property
-    def top(self) -> frozenset:
-        """Names defined at the top level."""
+    def top(self) -> dict[str, tuple[int, ...]]:
+        """Names defined at the top level, with their definitions' indexes."""
         return self._sets()[3]
 
 
@@ -266,7 +271,7 @@ def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
     defined, used = facts.names()
     members, top = facts.name_roles()
     names = encode((sorted(defined), sorted(used), len(facts.definitions), len(facts.references),
-                    facts.line_count, facts.warnings, facts.has_errors, sorted(members), sorted(top)))
+                    facts.line_count, facts.warnings, facts.has_errors, sorted(members.items()), sorted(top.items())))
     return (record, names, encode(facts.to_rows()), facts), None
 
 

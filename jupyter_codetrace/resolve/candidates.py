@@ -56,9 +56,11 @@ class NameCandidates:
         summaries = self._summaries or {}
         for path in sorted(self.index.defined_in.get(name, ())):
             summary = summaries.get(path)
-            if summary is not None and name not in (summary.members if members else summary.top):
-                continue   # only a local there (most files defining `value` or `path`): not loaded
-            found += self._same_named_in(path, name, members)
+            if summary is None:
+                found += self._same_named_in(path, name, members)
+            else:   # from the file's summary, which lists them: the file is not loaded (nor
+                # one where the name is only a local: most files defining `value` or `path`)
+                found += [Symbol(path, i) for i in (summary.members if members else summary.top).get(name, ())]
             if len(found) >= _MAX_CANDIDATES:
                 break
         return found

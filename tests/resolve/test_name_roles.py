@@ -61,3 +61,24 @@ def test_the_candidate_list_of_a_file_holding_several_namesakes_is_whole(tmp_pat
         listed = [(c.path, resolver.definition(c).line) for c in result.candidates]
         own = [p for p in every if p[0] == asking]
         assert listed == (own + [p for p in every if p not in own])[:8], (asking, result)
+
+
+def test_a_lookup_by_name_loads_none_of_the_files_it_lists(tmp_path):
+    # the summaries hold each name's definitions (their indexes): the eight candidates of `run`
+    # come without loading a file but the asking one; the same as the files' facts give
+    for n in range(12):
+        (tmp_path / f"a{n:02}.py").write_text(f"def helper():\n    return {n}\n\n\nclass Other{n}:\n"
+                                              f"    def run(self):\n        return {n}\n")
+    (tmp_path / "ask.py").write_text("def go(thing):\n    return thing.run()\n")
+    Project(tmp_path, cache_dir=tmp_path / ".cache").index()   # the store a new process reads
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    project.index()
+    resolver = project._context.fresh()
+    before = _loaded(project)
+    result = resolver.name_only("run", "ask.py", members=True)
+    assert _loaded(project) - before <= {"ask.py"}
+    assert [c.path for c in result.candidates] == [f"a{n:02}.py" for n in range(8)]
+    for n, c in enumerate(result.candidates):   # what each file's facts say (now loaded)
+        d = resolver.definition(c)
+        owner = resolver.definition(type(c)(c.path, d.container))
+        assert (d.name, d.kind, d.line, owner.name) == ("run", "method", 6, f"Other{n}")
