@@ -35,3 +35,25 @@ def copy_fixture(tmp_path: Path) -> Callable[[str], Path]:
         return target
 
     return copy
+
+
+@pytest.fixture
+def graph_forks(monkeypatch) -> list[int]:
+    """Every graph update of more than no file redone in a forked child (graph/build.py
+    ``_built_in_child``); the pids of the children forked, in order."""
+    import os
+
+    from jupyter_codetrace.graph import build
+
+    monkeypatch.setattr(build, "CHILD_BUILD_FILES", 0)
+    pids: list[int] = []
+    fork = os.fork
+
+    def recorded_fork():
+        pid = fork()
+        if pid:
+            pids.append(pid)
+        return pid
+
+    monkeypatch.setattr(build.os, "fork", recorded_fork)
+    return pids

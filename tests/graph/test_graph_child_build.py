@@ -8,7 +8,6 @@ from __future__ import annotations
 
 import contextlib
 import os
-import shutil
 import signal
 import sqlite3
 import sys
@@ -23,30 +22,10 @@ from jupyter_codetrace.graph import build, persist
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child is forked on Linux only")
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "graph_py"
-
 
 @pytest.fixture
-def root(tmp_path):
-    shutil.copytree(FIXTURE, tmp_path / "graph_py")
-    return tmp_path / "graph_py"
-
-
-@pytest.fixture
-def forks(monkeypatch):
-    """Every build from nothing goes to a child; the pids of the children forked."""
-    monkeypatch.setattr(build, "CHILD_BUILD_FILES", 0)
-    pids = []
-    fork = os.fork
-
-    def recorded_fork():
-        pid = fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(build.os, "fork", recorded_fork)
-    return pids
+def root(copy_fixture):
+    return copy_fixture("graph_py")
 
 
 def _graph(project: Project):
@@ -74,11 +53,11 @@ def _gone(pid: int) -> bool:
     return False
 
 
-def test_the_child_builds_and_this_process_reads_what_it_stored(root, tmp_path, forks, monkeypatch):
+def test_the_child_builds_and_this_process_reads_what_it_stored(root, tmp_path, graph_forks, monkeypatch):
     with Project(root, cache_dir=tmp_path / "cache") as project:
         built = _graph(project)
         graph = project._context._code_graph
-        assert len(forks) == 1 and _gone(forks[0])
+        assert len(graph_forks) == 1 and _gone(graph_forks[0])
         # nothing was resolved here: the whole graph is the snapshot's arrays, no part decoded
         assert graph.last_in_child and graph.last_rebuilt == len(project._context.index.files())
         assert graph.graph._base is not None and all(fg.edges == [] for fg in graph.files.values())
@@ -90,7 +69,7 @@ def test_the_child_builds_and_this_process_reads_what_it_stored(root, tmp_path, 
                            encoding="utf-8")
         project.index()
         after = _graph(project)
-        assert len(forks) == 2 and _gone(forks[1]) and graph.last_in_child
+        assert len(graph_forks) == 2 and _gone(graph_forks[1]) and graph.last_in_child
         assert 0 < graph.last_rebuilt < len(project._context.index.files())
         assert any(e[0] == "shop/pricing.py#audit" and e[1] == "shop/pricing.py#round_price" for e in after[0])
         assert after == _in_process(root, tmp_path, "in-process-after")
@@ -99,19 +78,19 @@ def test_the_child_builds_and_this_process_reads_what_it_stored(root, tmp_path, 
         (root / "shop" / "chain.py").unlink()
         project.index()
         gone = _graph(project)
-        assert len(forks) == 2 and not graph.last_in_child and graph.last_rebuilt > 0
+        assert len(graph_forks) == 2 and not graph.last_in_child and graph.last_rebuilt > 0
     assert gone != after and gone == _in_process(root, tmp_path, "in-process-gone")
 
 
-def test_a_child_that_cannot_store_the_graph_leaves_the_build_to_this_process(root, tmp_path, forks, monkeypatch):
+def test_a_child_that_cannot_store_the_graph_leaves_the_build_to_this_process(root, tmp_path, graph_forks, monkeypatch):
     monkeypatch.setattr(persist.GraphStore, "save_snapshot", lambda self, data: False)
     with Project(root, cache_dir=tmp_path / "cache") as project:
         built = _graph(project)   # from the parts the child stored (its snapshot could not be)
-        assert len(forks) == 1 and _gone(forks[0])
+        assert len(graph_forks) == 1 and _gone(graph_forks[0])
     assert built == _in_process(root, tmp_path, "in-process")
 
 
-def test_a_child_killed_mid_build_costs_time_not_answers(root, tmp_path, forks, monkeypatch):
+def test_a_child_killed_mid_build_costs_time_not_answers(root, tmp_path, graph_forks, monkeypatch):
     parent = os.getpid()
     file_graph = build.CodeGraph._file_graph
 
@@ -123,12 +102,12 @@ def test_a_child_killed_mid_build_costs_time_not_answers(root, tmp_path, forks, 
     monkeypatch.setattr(build.CodeGraph, "_file_graph", dying)
     with Project(root, cache_dir=tmp_path / "cache") as project:
         built = _graph(project)
-        assert len(forks) == 1 and _gone(forks[0])
+        assert len(graph_forks) == 1 and _gone(graph_forks[0])
         assert project._context._code_graph.last_rebuilt == len(project._context.index.files())
     assert built == _in_process(root, tmp_path, "in-process")
 
 
-def test_an_interrupt_while_the_child_builds_stops_it_and_is_raised(root, tmp_path, forks, monkeypatch):
+def test_an_interrupt_while_the_child_builds_stops_it_and_is_raised(root, tmp_path, graph_forks, monkeypatch):
     parent = os.getpid()
     file_graph = build.CodeGraph._file_graph
 
@@ -146,7 +125,7 @@ def test_an_interrupt_while_the_child_builds_stops_it_and_is_raised(root, tmp_pa
         with pytest.raises(KeyboardInterrupt):
             project.call_graph()
         assert time.monotonic() - started < 30
-        assert len(forks) == 1 and _gone(forks[0])
+        assert len(graph_forks) == 1 and _gone(graph_forks[0])
         monkeypatch.setattr(build.CodeGraph, "_file_graph", file_graph)
         assert _graph(project) == _in_process(root, tmp_path, "in-process")   # asked again: answered
 
@@ -226,7 +205,7 @@ def _chain_repository(root: Path, modules: int) -> None:
 
 def test_the_command_line_on_a_repository_built_in_a_child(tmp_path):
     """The README's `codetrace dependents` on a repository larger than CHILD_BUILD_FILES: the
-    command's process forks the build (no setting changed), and answers as a build here does,
+    command's process graph_forks the build (no setting changed), and answers as a build here does,
     and again from what it stored."""
     import json
     import subprocess

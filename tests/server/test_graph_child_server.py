@@ -7,11 +7,8 @@ from __future__ import annotations
 
 import asyncio
 import json
-import os
-import shutil
 import sys
 import time
-from pathlib import Path
 
 import pytest
 
@@ -20,13 +17,10 @@ from jupyter_codetrace.graph import build
 
 pytestmark = pytest.mark.skipif(not sys.platform.startswith("linux"), reason="the child is forked on Linux only")
 
-FIXTURE = Path(__file__).resolve().parents[2] / "fixtures" / "graph_py"
-
 
 @pytest.fixture
-def root(tmp_path):
-    shutil.copytree(FIXTURE, tmp_path / "graph_py")
-    return tmp_path / "graph_py"
+def root(copy_fixture):
+    return copy_fixture("graph_py")
 
 
 @pytest.fixture
@@ -35,27 +29,11 @@ def jp_server_config(root):
             "Codetrace": {"root": str(root)}}
 
 
-@pytest.fixture
-def forks(monkeypatch):
-    monkeypatch.setattr(build, "CHILD_BUILD_FILES", 0)
-    pids = []
-    fork = os.fork
-
-    def recorded_fork():
-        pid = fork()
-        if pid:
-            pids.append(pid)
-        return pid
-
-    monkeypatch.setattr(build.os, "fork", recorded_fork)
-    return pids
-
-
 async def _json(jp_fetch, route, **params):
     return json.loads((await jp_fetch("codetrace", "api", route, params=params)).body)
 
 
-async def test_graph_answers_built_in_a_child_while_the_server_answers_others(jp_fetch, root, forks, tmp_path):
+async def test_graph_answers_built_in_a_child_while_the_server_answers_others(jp_fetch, root, graph_forks, tmp_path):
     for _ in range(200):
         if (await _json(jp_fetch, "status"))["state"] == "ready":
             break
@@ -65,7 +43,7 @@ async def test_graph_answers_built_in_a_child_while_the_server_answers_others(jp
              *(_json(jp_fetch, "definition", symbol="place_order", file="main.py", line="11") for _ in range(4)),
              _json(jp_fetch, "dependencies", file="main.py", symbol="main")]
     dependents, *definitions, dependencies = await asyncio.gather(*asked)
-    assert len(forks) == 1, "the graph was not built in a child"
+    assert len(graph_forks) == 1, "the graph was not built in a child"
     with pytest.MonkeyPatch.context() as patch:
         patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
         with Project(root, cache_dir=tmp_path / "in-process") as api:   # built here, from nothing
@@ -75,4 +53,4 @@ async def test_graph_answers_built_in_a_child_while_the_server_answers_others(jp
             assert not api._context._code_graph.last_in_child
     # later questions are answered from what this process read, by the same connections
     callers = await _json(jp_fetch, "dependents", file="shop/pricing.py", symbol="round_price")
-    assert callers == dependents and len(forks) == 1
+    assert callers == dependents and len(graph_forks) == 1
