@@ -27,6 +27,7 @@ import hashlib
 import os
 import sqlite3
 import sys
+import zlib
 from pathlib import Path
 
 from ..index.encoding import DecodeError, decode, encode, encode_chunks, gc_paused
@@ -86,9 +87,21 @@ def part_from_rows(rows, cls):
                {node: list(c) for node, c in calls}, frozenset(read), frozenset(names), interface)
 
 
-def _snapshot_seal():
-    """The checksum of a snapshot: its pieces in order, then how many there are."""
-    return hashlib.blake2b(b"snapshot\0", digest_size=12)
+class _Seal:
+    """The checksum of a snapshot: its pieces in order, then how many there are. A CRC-32 (at
+    ~1 GB/s; blake2b took 0.08 s of a restart's 0.35 s read of the stdlib's 30 MB): what it
+    guards against is a damaged or torn file, not a forged one."""
+
+    __slots__ = ("value",)
+
+    def __init__(self):
+        self.value = zlib.crc32(b"snapshot\0")
+
+    def update(self, data: bytes) -> None:
+        self.value = zlib.crc32(data, self.value)
+
+    def digest(self) -> bytes:
+        return self.value.to_bytes(4, "big")
 
 
 class GraphStore(SideStore):
@@ -114,7 +127,7 @@ class GraphStore(SideStore):
                     seal = rows.fetchone()
                     if seal is None or seal[0] != 0 or not count:
                         return None
-                    blob, at, seal_now = bytearray(int(size)), 0, _snapshot_seal()
+                    blob, at, seal_now = bytearray(int(size)), 0, _Seal()
                     for expected, (i, piece) in enumerate(rows, 1):   # one piece in memory at a time
                         if i != expected or not isinstance(piece, bytes) or at + len(piece) > len(blob):
                             return None
@@ -143,7 +156,7 @@ class GraphStore(SideStore):
                 with db:
                     db.execute("BEGIN")
                     db.execute("DELETE FROM snapshot_pieces")
-                    seal, count = _snapshot_seal(), 0
+                    seal, count = _Seal(), 0
                     for count, piece in enumerate(encode_chunks(data, depth=4), 1):   # made as written
                         db.execute("INSERT INTO snapshot_pieces VALUES (?, ?)", (count, piece))
                         seal.update(piece)
