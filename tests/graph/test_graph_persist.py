@@ -109,6 +109,26 @@ def test_a_restart_reads_the_snapshot_and_an_edit_then_redoes_what_it_touches(ro
         assert _redone(third) == 0 and _from_snapshot(third)
 
 
+def test_a_restart_makes_no_file_part_until_a_change_asks_for_it(root, tmp_path):
+    def made(project) -> set[str]:
+        files = project._context._code_graph.files
+        return {path for path in files if type(dict.__getitem__(files, path)) is not tuple}
+
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        _graph(first)
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        assert second.dependents_of("shop/models.py", "Entity").found   # its members: models.py's part
+        assert made(second) == {"shop/models.py"}
+        pricing = root / "shop" / "pricing.py"
+        pricing.write_text(pricing.read_text(encoding="utf-8") + "\n# a comment: the interface is kept\n",
+                           encoding="utf-8")
+        second.index()
+        assert second.dependents_of("shop/pricing.py", "round_price").found
+        assert made(second) == {"shop/models.py", "shop/pricing.py"} and _redone(second) == 1
+        after = _graph(second)
+    assert after == _scratch(root, tmp_path, "scratch")
+
+
 def test_a_damaged_or_foreign_store_only_costs_time(root, tmp_path):
     with Project(root, cache_dir=tmp_path / "cache") as first:
         built = _graph(first)
