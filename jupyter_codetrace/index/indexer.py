@@ -136,27 +136,26 @@ class IndexStats:
 
 
 class _Summary:
-    """What the index keeps in memory per file (facts themselves are loaded on demand). Its names
-    are decoded and made into sets when first read: a restart's first answers need none of them
-    (decoding them was 0.09 s of the 0.13 s the stdlib's 1,788 summaries took to load; making the
-    sets costs as much again). Names are interned: a project's files name a few tens of thousands
-    of names between them, each decoded once per file it appears in (the stdlib's summaries: 41
-    -> 28 MB)."""
+    """What the index keeps in memory per file (facts themselves are loaded on demand). Its name
+    sets are made when first read: a restart's first answers need none of them (making them all
+    is half of loading the stdlib's 1,788 summaries). Names are interned: a project's files name a
+    few tens of thousands of names between them, each decoded once per file it appears in (the
+    stdlib's summaries: 41 -> 28 MB)."""
 
     __slots__ = ("record", "definitions", "references", "lines", "warnings", "has_errors", "_names")
 
-    def __init__(self, record: FileRecord, names: bytes, definitions: int, references: int, lines: int,
+    def __init__(self, record: FileRecord, names: tuple, definitions: int, references: int, lines: int,
                  warnings: tuple, has_errors: bool):
         self.record, self.definitions, self.references, self.lines = record, definitions, references, lines
         self.warnings, self.has_errors = warnings, has_errors
-        # (defined, used, members, top) encoded: sequences of names (members and top: of (name,
-        # indexes) pairs); once read, frozensets (members and top: dicts name -> indexes)
+        # (defined, used, members, top): sequences of names (members and top: of (name, indexes)
+        # pairs), once read frozensets (members and top: dicts name -> indexes)
         self._names = names
 
     def _sets(self) -> tuple:
         names = self._names
-        if type(names) is bytes:
-            defined, used, members, top = decode(names)
+        if type(names[0]) is not frozenset:
+            defined, used, members, top = names
             names = self._names = (frozenset(map(intern, defined)), frozenset(map(intern, used)),
                                    {intern(name): indexes for name, indexes in members},
                                    {intern(name): indexes for name, indexes in top})
@@ -182,12 +181,12 @@ class _Summary:
 
 
 def _summary(record: FileRecord, names: bytes) -> _Summary:
-    """A file's summary from its names blob (``_extract_blobs``); a blob of another shape raises.
-    The names inside stay encoded until read (``_Summary._sets``)."""
-    n_defs, n_refs, lines, warnings, has_errors, inner = decode(names, compressed=False)
-    if type(inner) is not bytes or type(n_defs) is not int or type(n_refs) is not int:
-        raise TypeError("a summary of another shape")
-    return _Summary(record, inner, n_defs, n_refs, lines, tuple(warnings), has_errors)
+    """A file's summary from its names blob (``_extract_blobs``); a blob of another shape raises."""
+    defined, used, n_defs, n_refs, lines, warnings, has_errors, members, top = decode(names)
+    sets = (defined, used, members, top)
+    if not all(type(each) in (tuple, list) for each in sets):
+        raise TypeError("a summary's names are not lists")
+    return _Summary(record, sets, n_defs, n_refs, lines, tuple(warnings), has_errors)
 
 
 def _compile_queries(languages) -> None:
@@ -271,10 +270,8 @@ def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
     facts.warnings = tuple(warnings) + facts.warnings   # reading's, then analysis' (extract.py)
     defined, used = facts.names()
     members, top = facts.name_roles()
-    # the counts, read at every start (the index's stats), beside the names, read when asked for
-    inner = encode((sorted(defined), sorted(used), sorted(members.items()), sorted(top.items())))
-    names = encode((len(facts.definitions), len(facts.references), facts.line_count, facts.warnings,
-                    facts.has_errors, inner), compress=False)
+    names = encode((sorted(defined), sorted(used), len(facts.definitions), len(facts.references),
+                    facts.line_count, facts.warnings, facts.has_errors, sorted(members.items()), sorted(top.items())))
     return (record, names, encode(facts.to_rows()), facts), None
 
 
