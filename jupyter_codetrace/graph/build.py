@@ -60,8 +60,8 @@ class _Parts(dict):
 
     __slots__ = ("_ids",)
 
-    def __init__(self, rows: dict[str, tuple], ids):
-        super().__init__(rows)
+    def __init__(self, rows: dict[str, tuple] | None = None, ids=()):
+        super().__init__(rows or {})
         self._ids = ids
 
     def __getitem__(self, path: str) -> FileGraph:
@@ -165,7 +165,7 @@ class CodeGraph:
         self.store = store   # graph/persist.py GraphStore: parts kept for the next process, or None
         self.graph = CompactGraph()
         self._keys: dict[str, list[int]] = {}   # file -> keys of the edges its part added
-        self.files = _Parts({}, ())   # path -> FileGraph
+        self.files = _Parts()   # path -> FileGraph
         self._hashes: dict[str, str] = {}
         self._tables: dict[str, _NodeTable] = {}
         self.generation = -1
@@ -252,7 +252,7 @@ class CodeGraph:
             freeze_long_lived()   # what the build made lives as long as the project
         return redone
 
-    def _update(self, resolver: Resolver, index, child: bool = True) -> int:
+    def _update(self, resolver: Resolver, index, may_fork: bool = True) -> int:
         self._tables = {}
         current = index.digests()
         from_parts = False
@@ -291,12 +291,12 @@ class CodeGraph:
                 if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
                         (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
                     redo.add(path)
-        if child and self.store is not None and len(redo) > CHILD_BUILD_FILES and self._built_in_child(
+        if may_fork and self.store is not None and len(redo) > CHILD_BUILD_FILES and self._built_in_child(
                 index, lambda: self._redo(resolver, index, current, gone, redo, touched, changed, from_parts=True)):
             # What the child stored is read as a restarted process reads it (and what changed
             # meanwhile, if anything, is redone here).
             self._forget_all()
-            self._update(resolver, index, child=False)
+            self._update(resolver, index, may_fork=False)
             self.last_rebuilt, self.last_in_child = len(redo), True
             return len(redo)
         return self._redo(resolver, index, current, gone, redo, touched, changed, from_parts)
@@ -393,7 +393,7 @@ class CodeGraph:
 
     def _forget_all(self) -> None:
         """Back to a graph of nothing (the store's snapshot is read next)."""
-        self.graph, self._keys, self.files, self._hashes, self._tables = CompactGraph(), {}, _Parts({}, ()), {}, {}
+        self.graph, self._keys, self.files, self._hashes, self._tables = CompactGraph(), {}, _Parts(), {}, {}
         self._node_names, self._node_names_made, self._implicit, self._snapshot_due = set(), False, None, False
 
     def _drop(self, path: str) -> None:
