@@ -24,7 +24,7 @@ from typing import Optional
 
 from .index.encoding import array_length, decode, encode
 
-__all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token", "CLASS_KINDS",
+__all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token", "CLASS_KINDS", "line_moves",
            "MEMBER_OWNER_KINDS"]
 
 Token = Optional[tuple]
@@ -294,3 +294,87 @@ _WIDTH = {kind: len(kind.__slots__) for kind in (Definition, Reference, Import, 
 # each fact class's fields read in one C call, in declaration order (a tuple for every class:
 # all have more than one field)
 _FIELDS = {kind: operator.attrgetter(*kind.__slots__) for kind in _WIDTH}
+
+
+# Where each kind of fact is placed: its lines, its byte offsets and byte spans, its columns. What
+# resolution reads of a place is only how offsets compare (scopes, "bound before this use"); the
+# graph reads lines. ``doc`` is read by neither (answers read it from the file's current facts).
+_PLACES = {
+    Definition: (("line", "end_line", "start_line"), ("start_byte", "end_byte", "name_byte"),
+                 ("returns_span", "type_span"), ("column", "end_column", "doc")),
+    Reference: (("line",), ("start_byte",), (), ("column",)),
+    Import: (("line", "name_line"), ("start_byte",), (), ("column", "name_column")),
+    Export: (("line",), ("start_byte",), (), ("column",)),
+    Scope: ((), ("start_byte", "end_byte"), (), ()),
+}
+
+
+def _placed(fields: tuple[str, ...], places: tuple, by_name: bool) -> tuple:
+    """Getters of (the fields that are not places, as one tuple; each line; each offset; each
+    span): of a fact's attributes when ``by_name``, else of its row's items."""
+    get = operator.attrgetter if by_name else (lambda *names: operator.itemgetter(*map(fields.index, names)))
+    placed = {name for group in places for name in group}
+    lines, offsets, spans, _other = ([get(name) for name in group] for group in places)
+    return get(*[name for name in fields if name not in placed]), lines, offsets, spans
+
+
+_MOVABLE = {kind: _placed(kind.__slots__, places, True) for kind, places in _PLACES.items()}
+_REFERENCE_ROWS = _placed(Reference.__slots__, _PLACES[Reference], False)   # references still encoded
+# the tuples of FileFacts' other tables: (token, line, column, container), (token, line,
+# container), (name, token, start, end)
+_TUPLES = {"indirect_calls": _placed(("t", "l", "c", "o"), (("l",), (), (), ("c",)), False),
+           "iterations": _placed(("t", "l", "o"), (("l",), (), (), ()), False),
+           "narrowings": _placed(("n", "t", "s", "e"), ((), ("s", "e"), (), ()), False)}
+
+
+def line_moves(before: FileFacts, after: FileFacts) -> dict[int, int] | None:
+    """When ``after`` says all that ``before`` says, only at moved places (comment or blank lines
+    added or removed, a docstring rewritten, code re-indented): each line of ``before`` that holds
+    a fact -> its line in ``after``. Else None. Moved means the same facts in the same order, the
+    byte offsets of all of them moved by one order-keeping map (so every resolution, which
+    compares offsets only, is the same), and no line split or joined (so each edge's line can be
+    moved). What a save that changes no code costs is then that of reading the file again."""
+    if (before.language, before.all_names, before.has_errors, before.notebook_cells, before.call_arguments,
+            before.item_writes, before.shorthand_keys) != (after.language, after.all_names, after.has_errors,
+                                                            after.notebook_cells, after.call_arguments,
+                                                            after.item_writes, after.shorthand_keys):
+        return None
+    tables = [(_MOVABLE[kind], getattr(before, name), getattr(after, name))
+              for kind, name in ((Definition, "definitions"), (Import, "imports"), (Export, "exports"))]
+    # a file's own scope spans it whole: where it starts and ends is no place of what it says
+    # (the first import starts with it, the last function may end with it, until a line is added)
+    same_scope = _MOVABLE[Scope][0]
+    if list(map(same_scope, before.scopes)) != list(map(same_scope, after.scopes)):
+        return None
+    tables.append((_MOVABLE[Scope], [s for s in before.scopes if s.parent >= 0],
+                   [s for s in after.scopes if s.parent >= 0]))
+    # as rows: the store's references need not be made (most of loading a file)
+    tables.append((_REFERENCE_ROWS, _rows_of_references(before), _rows_of_references(after)))
+    tables += [(placed, getattr(before, name), getattr(after, name)) for name, placed in _TUPLES.items()]
+    lines: list[tuple[int, int]] = []
+    offsets: list[tuple[int, int]] = []
+    for (same, line_at, offset_at, span_at), old, new in tables:
+        if len(old) != len(new) or list(map(same, old)) != list(map(same, new)):
+            return None
+        for get in line_at:
+            lines += zip(map(get, old), map(get, new))
+        for get in offset_at:
+            offsets += zip(map(get, old), map(get, new))
+        for get in span_at:
+            for a, b in zip(map(get, old), map(get, new)):
+                if (a is None) != (b is None):
+                    return None
+                if a is not None:
+                    offsets += ((a[0], b[0]), (a[1], b[1]))
+    moved = dict(lines)
+    if len(moved) != len(set(lines)):
+        return None   # a line split in two, or two joined: an edge on it could not be moved
+    pairs = sorted(set(offsets))
+    if any(a[0] == b[0] or a[1] >= b[1] for a, b in zip(pairs, pairs[1:])):
+        return None   # two facts in another order, or at one place where they were apart
+    return moved
+
+
+def _rows_of_references(facts: FileFacts):
+    references = facts._references
+    return _reference_rows(references) if type(references) is bytes else list(map(_FIELDS[Reference], references))

@@ -266,11 +266,16 @@ class CodeGraph:
                 self._hashes[fg.path] = digest
         gone = [p for p in self.files if p not in current]
         changed = [p for p, h in current.items() if self._hashes.get(p) != h]
+        # A file whose change only moved what it says (a comment, blank lines) keeps its part, at
+        # the new lines (its resolutions are the same: Index.moved_lines).
+        moved_lines = getattr(index, "moved_lines", None)
+        moved = {p: lines for p in changed if moved_lines is not None and p in self.files
+                 and (lines := moved_lines(p, self._hashes[p], current[p])) is not None}
         # A file whose interface is unchanged (an edit inside a body) cannot change what its
         # readers resolve to: only the file itself is redone.
-        touched = set(gone) | {p for p in changed
-                               if p not in self.files or self.files[p].interface != _interface(resolver, p)}
-        redo = set(changed)
+        touched = set(gone) | {p for p in changed if p not in moved and (
+                               p not in self.files or self.files[p].interface != _interface(resolver, p))}
+        redo = {p for p in changed if p not in moved}
         if touched and self.files:
             # Same-name lookups elsewhere change only with the names a file gains or loses.
             names: set[str] = set()
@@ -292,18 +297,20 @@ class CodeGraph:
                         (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
                     redo.add(path)
         if may_fork and self.store is not None and len(redo) > CHILD_BUILD_FILES and self._built_in_child(
-                index, lambda: self._redo(resolver, index, current, gone, redo, touched, changed, from_parts=True)):
+                index, lambda: self._redo(resolver, index, current, gone, redo, moved, touched, changed,
+                                          from_parts=True)):
             # What the child stored is read as a restarted process reads it (and what changed
             # meanwhile, if anything, is redone here).
             self._forget_all()
             self._update(resolver, index, may_fork=False)
-            self.last_rebuilt, self.last_in_child = len(redo), True
-            return len(redo)
-        return self._redo(resolver, index, current, gone, redo, touched, changed, from_parts)
+            self.last_rebuilt, self.last_in_child = len(redo) + len(moved), True
+            return len(redo) + len(moved)
+        return self._redo(resolver, index, current, gone, redo, moved, touched, changed, from_parts)
 
     def _redo(self, resolver: Resolver, index, current: dict[str, str], gone: list[str], redo: set[str],
-              touched: set[str], changed: list[str], from_parts: bool) -> int:
-        """Drop the files gone, make the parts of the files to redo; store them."""
+              moved: dict[str, dict[int, int]], touched: set[str], changed: list[str], from_parts: bool) -> int:
+        """Drop the files gone, make the parts of the files to redo, move those of the files
+        moved (line maps); store them."""
         # Names of every node in the project: a read of any other name cannot be a REFERENCES
         # edge, so it is not resolved (most reads are of variables). Made again only when a file
         # comes, goes or changes the names it defines (not for an edit inside a body).
@@ -337,25 +344,57 @@ class CodeGraph:
                 if early and len(made) >= _SAVE_EVERY:
                     self.store.save(made, current, [])
                     made.clear()
+        for path, lines in sorted(moved.items()):
+            fg = self._moved_part(resolver, path, lines)
+            self._drop(path)
+            fg = fg if fg is not None else self._file_graph(resolver, path)
+            if fg is not None:
+                self._add(fg)
+                made.append(fg)
+                self._hashes[path] = current[path]
         if touched:
             self._prune()
         # redone on any change of those files: an edit that only moves lines moves the edges' lines
         if self._implicit is None or any(_implicit_language(resolver, p) for p in changed):
             self._implicit_interfaces(resolver, current)
         self.generation = index.generation
-        self.last_rebuilt, self.last_in_child = len(redo), False
-        if self.store is not None and (redo or gone):
+        self.last_rebuilt, self.last_in_child = len(redo) + len(moved), False
+        if self.store is not None and (redo or moved or gone):
             self.store.save(made, current,
                             sorted(set(gone) | {p for p in redo if p not in self.files}))
         made.clear()   # stored: freed before the snapshot below (its peak is the build's)
-        if self.store is not None and (redo or gone or from_parts):
+        if self.store is not None and (redo or moved or gone or from_parts):
             self._snapshot_due = True
             if from_parts or len(redo) > _SNAPSHOT_NOW:
                 self.write_snapshot()
             elif not self._exit_hook:   # a few files: kept when the project closes or the process ends
                 self._exit_hook = True
                 atexit.register(_write_at_exit, weakref.ref(self))
-        return len(redo)
+        return len(redo) + len(moved)
+
+    def _moved_part(self, resolver: Resolver, path: str, lines: dict[int, int]) -> FileGraph | None:
+        """The part of a file whose change only moved what it says: its edges and calls as
+        they were, at their new lines, its nodes as its new facts place them. None when that
+        cannot be (a node or a line it does not know): the file is then redone."""
+        part = self.files.get(path)
+        table = self.table(resolver, path) if part is not None else None
+        if table is None or table.nodes is None or table.nodes.keys() != part.nodes.keys():
+            return None
+        edges = []
+        for key in self._keys.get(path, ()):
+            edge = self.graph.edge_of_key(key)
+            if edge is not None:
+                source, target, kind, _file, line, resolution = edge
+                if line not in lines:
+                    return None
+                edges.append((source, target, kind, lines[line], resolution))
+        calls = {}
+        for node_id in table.nodes:
+            found = self.graph.nodes[node_id].get("external_calls") if self.graph.has_node(node_id) else None
+            if found:
+                calls[node_id] = found
+        nodes, table.nodes = table.nodes, None   # handed over, as _file_graph does
+        return FileGraph(path, table.module_id, nodes, edges, calls, part.read, part.names, part.interface)
 
     def _built_in_child(self, index, work) -> bool:
         """Run ``work`` — redoing many files, which stores their parts and the graph's snapshot —

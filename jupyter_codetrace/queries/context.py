@@ -10,9 +10,6 @@ import re
 import threading
 from bisect import bisect_left, bisect_right
 
-from rapidfuzz import process
-from rapidfuzz.distance import DamerauLevenshtein
-
 from ..errors import InvalidRequest
 from ..facts import Definition
 from ..index.encoding import freeze_long_lived, gc_paused
@@ -210,6 +207,9 @@ class QueryContext:
         pool = sorted({c for c in candidates if isinstance(c, str) and c})
         if not pool or not name:
             return []
+        # imported here: only a not-found answer needs it, and it is 5 % of a CLI call's start
+        from rapidfuzz import process
+        from rapidfuzz.distance import DamerauLevenshtein
         if any("/" in c for c in pool):
             base = name.rsplit("/", 1)[-1].casefold()
             pool.sort(key=lambda c: (DamerauLevenshtein.distance(base, c.rsplit("/", 1)[-1].casefold()),

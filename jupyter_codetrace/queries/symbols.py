@@ -13,9 +13,6 @@ from __future__ import annotations
 
 import re
 
-from rapidfuzz import process
-from rapidfuzz.distance import DamerauLevenshtein
-
 from ..errors import InvalidRequest
 from ..resolve.resolver import Symbol
 from ..results import SymbolMatch, SymbolsResult
@@ -100,6 +97,7 @@ def match_score(query: str, name: str, near: bool = True) -> float | None:
         if hits:
             best = 55 + 9 * len(letters) / max(len(_letters(n)), 1) + 9 * hits / len(letters)
     if near and len(q) >= 3:
+        from rapidfuzz.distance import DamerauLevenshtein   # (a search's, not every start's import)
         similar = DamerauLevenshtein.normalized_similarity(q, n)
         if similar >= _NEAR:
             best = max(best or 0.0, 40 + 30 * similar)
@@ -120,6 +118,8 @@ def _candidates(words: list[str], names: list[str]) -> dict[str, float]:
     found: dict[str, float] = {}
     near = set()
     if len(last) >= 3:
+        from rapidfuzz import process
+        from rapidfuzz.distance import DamerauLevenshtein
         near = {name for name, _, _ in process.extract(last.lower(), names, scorer=DamerauLevenshtein.normalized_similarity,
                                                         processor=str.lower, score_cutoff=_NEAR, limit=None)}
     first = _letters(last)[:1]

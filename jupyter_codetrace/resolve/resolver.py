@@ -125,8 +125,14 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         for path, (digest, _view) in carried.items():
             if path not in now and self.index.digest(path) != digest:
                 return   # a library file changed (an upgrade): its names are not indexed
+        # files whose change only moved what they say (a comment, blank lines): every answer is
+        # the same (answers name definitions and references by their index, and offsets compare
+        # as before); only the memos made of their facts (FILE_MEMOS, dropped below) are not
+        moved_lines = getattr(self.index, "moved_lines", None)
+        moved = {path for path in changed if moved_lines is not None
+                 and moved_lines(path, before[path].record.digest, now[path].record.digest) is not None}
         names: set[str] = set()
-        for path in changed:
+        for path in changed - moved:
             old, new = before[path], now[path]
             if self._same_outline(path, carried.get(path)):
                 # the same definitions at the same places in the list (an edit inside bodies, a
@@ -136,7 +142,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                 names.update(old.used ^ new.used)
             else:
                 names.update(old.defined | new.defined | old.used | new.used)
-        stale = changed | {f"*name:{name}" for name in names}
+        stale = (changed - moved) | {f"*name:{name}" for name in names}
         stale.add("*missing")   # a package installed since may provide it
         self._resolved, self._reads, self._read_sets = previous._resolved, previous._reads, previous._read_sets
         self._sets_by_read, self._keys_by_reads = previous._sets_by_read, previous._keys_by_reads

@@ -119,3 +119,76 @@ def test_a_function_passed_as_an_argument_follows_an_edit_of_the_caller(copy_fix
         calls = _edges(project, "shop/handlers.py", "apply_all", "dependencies_of")
         assert ("shop/handlers.py#apply_all", "shop/handlers.py#make_pricer", "CALLS") in calls
         assert ("shop/handlers.py#apply_all", "shop/handlers.py#on_create", "CALLS") not in calls
+
+
+def _moved(text: str) -> str:
+    """The same code with comment and blank lines added above and inside it, and a docstring
+    made longer: a save that changes no code."""
+    text = "# Orders: kept as they were.\n\n" + text.replace("    def checkout(self):\n",
+                                                           "    # checking out validates first\n\n"
+                                                           "    def checkout(self):\n        \"\"\"Validate, then price.\n\n"
+                                                           "        Returns the total.\n        \"\"\"\n")
+    return text
+
+
+def _whole(project):
+    graph = project.call_graph().to_dict()
+    return (sorted((e["source"], e["target"], e["kind"], e["file"], e["line"]) for e in graph["edges"]),
+            sorted((n["id"], n["line"], n["end_line"], tuple(n.get("external_calls") or ())) for n in graph["nodes"]))
+
+
+def test_a_save_that_only_moves_lines_keeps_the_answers_and_moves_the_edges(copy_fixture, tmp_path):
+    root = copy_fixture("graph_py")
+    orders = root / "shop/orders.py"
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        before = _whole(project)
+        resolver = project._context.resolver
+        answers = {key: answer for key, answer in resolver._resolved.items() if key[0] == "shop/orders.py"}
+        assert answers
+        _write(orders, _moved(orders.read_text()))
+        after = _whole(project)
+        assert _rebuilt(project) == 1
+        # the file's answers were kept, not worked out again (each is the same object)
+        kept = project._context.resolver._resolved
+        assert all(kept.get(key) is answer for key, answer in answers.items())
+        checkout = [e for e in after[0] if e[0] == "shop/orders.py#Order.checkout"]
+        assert checkout and all(e[4] > 20 for e in checkout)   # below the lines added
+        assert after != before
+    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
+        assert _whole(fresh) == after
+    # a new process reads the moved part from the store: the same graph
+    with Project(root, cache_dir=tmp_path / "cache") as restarted:
+        assert _whole(restarted) == after
+
+
+def test_a_restarted_process_moves_the_lines_without_resolving_the_file(copy_fixture, tmp_path):
+    root = copy_fixture("graph_py")
+    orders = root / "shop/orders.py"
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        project.call_graph()
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        project.dependents_of("shop/pricing.py", "total")   # the graph, read from the store
+        _write(orders, _moved(orders.read_text()))
+        edges = _edges(project, "shop/pricing.py", "total")
+        assert ("shop/orders.py#Order.checkout", "shop/pricing.py#total", "CALLS") in edges
+        assert not any(key[0] == "shop/orders.py" for key in project._context.resolver._resolved)
+        moved = _whole(project)
+    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
+        assert _whole(fresh) == moved
+
+
+def test_a_change_of_code_after_a_moving_save_is_redone(copy_fixture, tmp_path):
+    root = copy_fixture("graph_py")
+    orders = root / "shop/orders.py"
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        project.call_graph()
+        _write(orders, _moved(orders.read_text()))
+        project.call_graph()
+        # two saves between two questions: a moving one, then one that stops calling `total`
+        _write(orders, "# first\n" + orders.read_text())
+        _write(orders, orders.read_text().replace("return total(self.items)", "return len(self.items)"))
+        edges = _edges(project, "shop/pricing.py", "total")
+        assert ("shop/orders.py#Order.checkout", "shop/pricing.py#total", "CALLS") not in edges
+        after = _whole(project)
+    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
+        assert _whole(fresh) == after

@@ -94,8 +94,14 @@ def test_an_edit_keeps_the_answers_it_cannot_reach(copy_fixture, tmp_path):
         answers = dict(before._resolved)
         reads = dict(before._reads)
         edited = "shop/recursion.py"
-        _write(root / edited, (root / edited).read_text(encoding="utf-8") + "\n# a note\n")
+        # a comment changes no answer: every one is kept, those that read the file too
+        _write(root / edited, "# a note\n" + (root / edited).read_text(encoding="utf-8"))
         after = project._context.fresh()
+        assert after is not before
+        assert all(after._resolved.get(key) is answer for key, answer in answers.items())
+        # a change of code drops the answers that read the file, and only those
+        _write(root / edited, (root / edited).read_text(encoding="utf-8") + "\nprint('loaded')\n")
+        before, after = after, project._context.fresh()
         assert after is not before
         untouched = [key for key in answers if edited not in reads[key] and key[0] != edited]
         reached = [key for key in answers if edited in reads[key]]
