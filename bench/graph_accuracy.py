@@ -2,13 +2,15 @@
 """Accuracy of outgoing CALLS edges on a real third-party Python project (default: rich 15.0.0).
 
 For a random sample of call sites (a name followed by ``(`` in the source), the oracle is Jedi's
-``goto(follow_imports=True)`` on the callee name, kept when it lands on a function, method or
-class inside the project. Our answer is the CALLS edge the graph holds for that site (same file,
+``goto(follow_imports=True)`` on the callee name: the functions, methods and classes inside the
+project it lands on (several where it infers several types; an edge to any of them agrees). Our answer is the CALLS edge the graph holds for that site (same file,
 line and callee name; an edge to ``Class.__init__`` counts as the class). Only edges whose
 ``resolution`` is better than name-only are claimed.
 
-  precision = claimed edges whose target equals the oracle's / claimed edges the oracle answers
-  recall    = oracle in-project targets we claim an edge to / oracle in-project targets
+  precision = sites whose claimed edges reach one of the oracle's targets / sites we claim an edge at
+              and the oracle answers
+  recall    = sites where the oracle answers and we claim an edge to one of its targets / sites where
+              the oracle answers
 
 Disagreements are written to bench/results/graph_accuracy_disagreements.txt for hand-checking:
 Jedi is an oracle, not the truth (see the note of issue 3 for the hand-checked verdicts).
@@ -74,11 +76,12 @@ def main() -> int:
                 names = scripts[path].goto(line, column - 1 + len(name) - 1, follow_imports=True)
             except Exception:  # noqa: BLE001 - jedi fails on some code; the site is skipped
                 continue
-            oracle = None
-            for n in names:
-                if n.module_path and str(n.module_path).startswith(str(root)) and n.type in _CALLABLE and n.line:
-                    oracle = (Path(n.module_path).relative_to(root).as_posix(), n.line)
-                    break
+            # every in-project callable Jedi names: where it infers several types (`self.pager`,
+            # SystemPager or any Pager), the order of its answers follows the hash seed, so
+            # keeping only the first made the figures move from run to run
+            oracle = frozenset((Path(n.module_path).relative_to(root).as_posix(), n.line) for n in names
+                               if n.module_path and str(n.module_path).startswith(str(root))
+                               and n.type in _CALLABLE and n.line) or None
             # The edges of this site: on its line, to a definition of that name, or a constructor
             # edge (to an `__init__`, possibly inherited) of the class the name resolves to.
             called = project.find_definition(name, path, line, column)
@@ -98,18 +101,18 @@ def main() -> int:
 
             if oracle is not None:
                 oracle_total += 1
-                if any(target_of(e) == oracle for e in strong):
+                if any(target_of(e) in oracle for e in strong):
                     recalled += 1
             if strong and oracle is not None:
                 claimed += 1
-                if any(target_of(e) == oracle for e in strong):
+                if any(target_of(e) in oracle for e in strong):
                     agree += 1
                 else:
                     disagreements.append(f"{path}:{line}:{column} {name}: ours {[target_of(e) for e in strong]} "
-                                         f"jedi {oracle}")
+                                         f"jedi {sorted(oracle)}")
             elif oracle is not None and not strong:
                 disagreements.append(f"{path}:{line}:{column} {name}: MISSED (ours: "
-                                     f"{[(target_of(e), e.resolution) for e in ours]}) jedi {oracle}")
+                                     f"{[(target_of(e), e.resolution) for e in ours]}) jedi {sorted(oracle)}")
         out = {
             "corpus": meta, "sampled_call_sites": len(sample), "oracle_in_project": oracle_total,
             "claimed_with_oracle": claimed, "precision": round(agree / claimed, 4) if claimed else None,

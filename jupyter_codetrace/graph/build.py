@@ -23,7 +23,7 @@ import warnings
 import weakref
 from dataclasses import dataclass, field
 
-from ..index.encoding import freeze_long_lived, gc_paused
+from ..index.encoding import decode, encode, freeze_long_lived, gc_paused
 from ..languages import spec_of
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
@@ -69,8 +69,9 @@ class _Parts(dict):
         if type(part) is tuple:   # (node slots, interface, names, read) as the snapshot holds them
             slots, interface, names, read = part
             ids = self._ids
-            part = FileGraph(path, f"{path}#", dict.fromkeys(ids[i] for i in slots), [], {}, frozenset(read),
-                             frozenset(names), interface)
+            part = FileGraph(path, f"{path}#", dict.fromkeys(ids[i] for i in slots), [], {},
+                             frozenset(decode(read, compressed=False)), frozenset(decode(names, compressed=False)),
+                             interface)
             dict.__setitem__(self, path, part)
         return part
 
@@ -86,7 +87,7 @@ class _Parts(dict):
     def names(self):
         """(path, the names its part lists) of every file, without making the parts."""
         for path, part in dict.items(self):
-            yield path, part[2] if type(part) is tuple else part.names
+            yield path, decode(part[2], compressed=False) if type(part) is tuple else part.names
 
     def pop(self, path: str, *default):
         if path not in self:
@@ -191,7 +192,7 @@ class CodeGraph:
             hashes = dict(digests)
             ids, rows, keys = graph.snapshot_ids(), {}, {}
             for path, start, count, slots, interface, names, read in files:
-                if not (type(slots) is type(names) is type(read) is tuple and type(interface) is int
+                if not (type(slots) is tuple and type(names) is type(read) is bytes and type(interface) is int
                         and (not slots or 0 <= min(slots) and max(slots) < len(ids))):
                     raise ValueError("a snapshot's file of another shape")
                 rows[path] = (slots, interface, names, read)
@@ -220,8 +221,11 @@ class CodeGraph:
         implicit = [key for _s, _t, key in self._implicit or ()]
         data, new_key = self.graph.snapshot(order + implicit)
         slot_of = {node: i for i, node in enumerate(data[1])}
+        # a file's names and reads stay encoded until its part is made (most never are: they
+        # were half of a restart's decode)
         files = tuple((path, start, count, tuple(slot_of[n] for n in fg.nodes if n in slot_of), fg.interface,
-                       tuple(sorted(fg.names)), tuple(sorted(fg.read))) for path, start, count, fg in files)
+                       encode(tuple(sorted(fg.names)), compress=False), encode(tuple(sorted(fg.read)), compress=False))
+                      for path, start, count, fg in files)
         digests = tuple((path, self._hashes[path]) for path in self.files if path in self._hashes)
         # The graph is from now on the snapshot's arrays, as a restarted process reads it: the
         # objects the build made (150 MB on the stdlib) go before the blob is encoded, and are

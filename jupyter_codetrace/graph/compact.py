@@ -24,6 +24,8 @@ from __future__ import annotations
 import sys
 from array import array
 
+from ..index.encoding import decode, encode
+
 __all__ = ["CompactGraph"]
 
 _LAZY = 0   # an edge of the snapshot read at load, not yet made into its tuple
@@ -410,8 +412,11 @@ def _array(typecode: str, blob) -> array:
 
 def _columns(attrs: list[dict]) -> tuple:
     """Node attribute dicts as columns: each node's shape (its keys, in order), then one column
-    per key — strings as codes into the column's own table, integers as an array, anything else
-    as a tuple. Far fewer objects to decode than one tuple of values per node."""
+    per key — strings as codes into the column's table of distinct strings (one string, cut where
+    an array of offsets says), integers as an array, anything else encoded node by node into one
+    blob (with its offsets). A new process decodes a few large objects, not one per node and
+    value (node names, qualified names and external calls were a third of a restart's decode);
+    a value is made when a node's attributes are read."""
     shapes: dict[tuple, int] = {}
     node_shapes = array("i", (shapes.setdefault(tuple(a), len(shapes)) for a in attrs))
     keys = list(dict.fromkeys(k for shape in shapes for k in shape))
@@ -422,12 +427,23 @@ def _columns(attrs: list[dict]) -> tuple:
         if all(type(v) is str for v in present):
             table: dict[str, int] = {}
             codes = array("i", (-1 if v is None else table.setdefault(v, len(table)) for v in values))
-            columns.append(("s", tuple(table), codes.tobytes()))
+            columns.append(("s", "".join(table), _offsets(map(len, table)), codes.tobytes()))
         elif all(type(v) is int and -2**62 < v < 2**62 for v in present):
             columns.append(("i", array("q", (0 if v is None else v for v in values)).tobytes()))
         else:
-            columns.append(("v", tuple(tuple(v) if isinstance(v, list) else v for v in values)))
+            blobs = [b"" if v is None else encode(tuple(v) if isinstance(v, list) else v, compress=False)
+                     for v in values]
+            columns.append(("v", b"".join(blobs), _offsets(map(len, blobs))))
     return tuple(shapes), node_shapes.tobytes(), tuple(keys), tuple(columns)
+
+
+def _offsets(lengths) -> bytes:
+    """Where each of a run of joined pieces starts, and where the last ends (an array's bytes)."""
+    offsets, at = array("q", [0]), 0
+    for length in lengths:
+        at += length
+        offsets.append(at)
+    return offsets.tobytes()
 
 
 class _Base:
@@ -452,14 +468,24 @@ class _Base:
             raise ValueError("inconsistent snapshot arrays")
         self.columns = {}
         for key, column in zip(keys, columns):
-            if column[0] == "s":
-                kind, table, codes = column
-                column = (kind, table, _array("i", codes))
-            elif column[0] == "i":
+            if column[0] == "s" and len(column) == 4 and type(column[1]) is str:
+                kind, joined, offsets, codes = column
+                column = (kind, joined, _array("q", offsets), _array("i", codes))
+                rows, pieces = len(column[3]), len(column[2]) - 1
+                codes = column[3]
+                if pieces < 0 or column[2][-1] != len(joined) or codes and not (-1 <= min(codes) and max(codes) < pieces):
+                    raise ValueError("a snapshot column's strings out of range")
+            elif column[0] == "i" and len(column) == 2:
                 column = ("i", _array("q", column[1]))
-            elif column[0] != "v":
+                rows = len(column[1])
+            elif column[0] == "v" and len(column) == 3 and type(column[1]) is bytes:
+                column = ("v", column[1], _array("q", column[2]))
+                rows = len(column[2]) - 1
+                if column[2][-1] != len(column[1]):
+                    raise ValueError("a snapshot column's values out of range")
+            else:
                 raise ValueError("an unknown snapshot column")
-            if len(column[-1]) != n:
+            if rows != n:
                 raise ValueError("a snapshot column of another length")
             self.columns[key] = column
 
@@ -467,10 +493,16 @@ class _Base:
         attrs = {}
         for key in self.shapes[self.node_shapes[slot]]:
             column = self.columns[key]
-            if column[0] == "s":
-                value = column[1][column[2][slot]]
+            kind = column[0]
+            if kind == "s":
+                code = column[3][slot]
+                offsets = column[2]
+                value = column[1][offsets[code]:offsets[code + 1]] if code >= 0 else None
+            elif kind == "i":
+                value = column[1][slot]
             else:
-                value = column[-1][slot]
+                start, end = column[2][slot], column[2][slot + 1]
+                value = decode(column[1][start:end], compressed=False) if end > start else None
                 if type(value) is tuple:
                     value = list(value)
             attrs[key] = value
