@@ -54,6 +54,12 @@ class Project:
         with self._context.lock:
             return self._index.refresh(progress, report=True)
 
+    def compile_queries(self) -> None:
+        """Compile the parsing queries of the project's languages now (up to ~0.25 s each), so
+        that the first file saved in this process is answered as fast as the next: for a
+        long-lived process, once its index is ready (the server does it)."""
+        self._index.compile_queries()
+
     def find_definition(self, symbol: str, file: str | None = None, line: int | None = None,
                         column: int | None = None, mode: str = "definition",
                         cell: int | None = None) -> DefinitionResult:

@@ -44,6 +44,7 @@ NOT_QUERIES = {
     "export_scip": "writes a file (CLI: the export command), returns no result",
     "set_overlay": "the editor's unsaved buffer: REST's `text` argument", "has_overlay": "as set_overlay",
     "clear_overlay": "as set_overlay", "close": "releases the index", "root": "a property",
+    "compile_queries": "preparation a long-lived process does when idle (the server, after its index)",
 }
 
 MISSING = object()  # an argument without a default

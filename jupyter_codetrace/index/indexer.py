@@ -511,6 +511,15 @@ class Index:
         summary = self._summaries.get(path)
         return summary.record.digest if summary is not None else None
 
+    def compile_queries(self) -> None:
+        """Compile the tree-sitter queries of the languages indexed now (0.1-0.25 s each, once
+        per process; what a process whose index came from the store has not done yet). A
+        long-lived process calls it when idle, so that its first save is answered as fast as the
+        next. It holds the interpreter meanwhile: never on a path that answers."""
+        with self._lock:
+            languages = {summary.record.language for summary in self._summaries.values()}
+        _compile_queries(languages)
+
     def moved_lines(self, path: str, before: str, after: str) -> dict[int, int] | None:
         """When the file went from digest ``before`` to ``after`` in one change that only moved
         what it says (``facts.line_moves``: a comment, blank lines, a docstring): its old line ->

@@ -132,6 +132,11 @@ class ProjectRegistry:
             self.state.done = self.state.total = max(self.state.total, stats.files)
             self.state.state, self.state.finished, self.state.current = "ready", time.time(), None
             self.state.runs += 1
+        try:
+            self.project.compile_queries()   # the first save is then answered as fast as the next
+        except Exception:  # noqa: BLE001 - a query that fails to compile fails in its files' extraction
+            if self.log:
+                self.log.debug("codetrace: compiling the parsing queries failed", exc_info=True)
 
     def wait(self, timeout: float | None = None) -> bool:
         thread = self._index_thread

@@ -63,3 +63,31 @@ def test_a_warm_cache_answers_without_tree_sitter(copy_fixture, tmp_path):
     assert cold["queries"] == 1   # Python's, the only language of the fixture
     warm = _probe(root, tmp_path / "cache", "place_order", "main.py", 11)
     assert warm == {"status": "found", "file": "shop/orders.py", "queries": 0, "loaded": []}
+
+
+def test_compile_queries_compiles_the_languages_indexed_before_any_file_is_parsed(tmp_path):
+    """A process whose index came from the store has compiled no query; compile_queries() does
+    it for the languages indexed (the server calls it once its index is ready), so the first
+    save it sees needs none."""
+    import subprocess
+    import sys
+
+    (tmp_path / "repo").mkdir()
+    (tmp_path / "repo" / "a.py").write_text("def f():\n    return 1\n")
+    (tmp_path / "repo" / "b.ts").write_text("export function g(): number { return 1; }\n")
+    cache = tmp_path / "cache"
+    script = f"""
+import sys
+from jupyter_codetrace import Project
+from jupyter_codetrace.index.parsing import query_for
+project = Project({str(tmp_path / 'repo')!r}, cache_dir={str(cache)!r})
+project.index()
+if sys.argv[1] == "restart":
+    before = query_for.cache_info().currsize
+    project.compile_queries()
+    print(before, query_for.cache_info().currsize)
+"""
+    subprocess.run([sys.executable, "-c", script, "first"], check=True)
+    done = subprocess.run([sys.executable, "-c", script, "restart"], check=True, capture_output=True, text=True)
+    before, after = map(int, done.stdout.split())
+    assert (before, after) == (0, 2)   # Python and TypeScript; nothing before
