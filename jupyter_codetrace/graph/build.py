@@ -300,6 +300,8 @@ class CodeGraph:
                 if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
                         (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
                     redo.add(path)
+        # a moved file that reads a changed one is redone (its answers may change)
+        moved = {p: lines for p, lines in moved.items() if p not in redo}
         if may_fork and self.store is not None and len(redo) > CHILD_BUILD_FILES and self._built_in_child(
                 index, lambda: self._redo(resolver, index, current, gone, redo, moved, touched, changed,
                                           from_parts=True)):

@@ -192,3 +192,19 @@ def test_a_change_of_code_after_a_moving_save_is_redone(copy_fixture, tmp_path):
         after = _whole(project)
     with Project(root, cache_dir=tmp_path / "fresh") as fresh:
         assert _whole(fresh) == after
+
+
+def test_a_moving_save_beside_a_change_of_what_the_file_reads(copy_fixture, tmp_path):
+    """One update: orders.py only moves, pricing.py (which orders.py reads) loses `total`'s old
+    name: orders.py is redone, not moved."""
+    root = copy_fixture("graph_py")
+    orders, pricing = root / "shop/orders.py", root / "shop/pricing.py"
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        project.call_graph()
+        _write(orders, _moved(orders.read_text()))
+        _write(pricing, pricing.read_text().replace("def total(", "def total_of(") + "\n\ndef total(items):\n    return 0\n")
+        after = _whole(project)
+        assert ("shop/orders.py#Order.checkout", "shop/pricing.py#total", "CALLS") in \
+            _edges(project, "shop/pricing.py", "total")
+    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
+        assert _whole(fresh) == after
