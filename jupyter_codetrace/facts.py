@@ -351,28 +351,42 @@ def line_moves(before: FileFacts, after: FileFacts) -> dict[int, int] | None:
     # as rows: the store's references need not be made (most of loading a file)
     tables.append((_REFERENCE_ROWS, _rows_of_references(before), _rows_of_references(after)))
     tables += [(placed, getattr(before, name), getattr(after, name)) for name, placed in _TUPLES.items()]
-    lines: list[tuple[int, int]] = []
-    offsets: list[tuple[int, int]] = []
+    old_lines: list[int] = []
+    new_lines: list[int] = []
+    old_offsets: list[int] = []
+    new_offsets: list[int] = []
     for (same, line_at, offset_at, span_at), old, new in tables:
         if len(old) != len(new) or list(map(same, old)) != list(map(same, new)):
             return None
         for get in line_at:
-            lines += zip(map(get, old), map(get, new))
+            old_lines += map(get, old)
+            new_lines += map(get, new)
         for get in offset_at:
-            offsets += zip(map(get, old), map(get, new))
+            old_offsets += map(get, old)
+            new_offsets += map(get, new)
         for get in span_at:
             for a, b in zip(map(get, old), map(get, new)):
                 if (a is None) != (b is None):
                     return None
                 if a is not None:
-                    offsets += ((a[0], b[0]), (a[1], b[1]))
-    moved = dict(lines)
-    if len(moved) != len(set(lines)):
+                    old_offsets += a
+                    new_offsets += b
+    if min(old_lines + old_offsets + new_lines + new_offsets, default=0) < 0:
+        return None   # (no fact has a negative place: not a file's facts)
+    moved = dict(zip(old_lines, new_lines))
+    if len(moved) != len(_pairs(old_lines, new_lines)):
         return None   # a line split in two, or two joined: an edge on it could not be moved
-    pairs = sorted(set(offsets))
-    if any(a[0] == b[0] or a[1] >= b[1] for a, b in zip(pairs, pairs[1:])):
+    pairs = sorted(_pairs(old_offsets, new_offsets))   # by the old offset, then the new
+    olds, news = [pair >> 32 for pair in pairs], [pair & 0xFFFFFFFF for pair in pairs]
+    if len(set(olds)) != len(olds) or news != sorted(news) or len(set(news)) != len(news):
         return None   # two facts in another order, or at one place where they were apart
     return moved
+
+
+def _pairs(firsts: list[int], seconds: list[int]) -> set[int]:
+    """The distinct (first, second) pairs of places, each as one integer that sorts as the pair
+    does (places are not negative, and below 2**32: files are at most a few MB)."""
+    return {first << 32 | second for first, second in zip(firsts, seconds)}
 
 
 def _rows_of_references(facts: FileFacts):
