@@ -137,6 +137,11 @@ def _whole(project):
             sorted((n["id"], n["line"], n["end_line"], tuple(n.get("external_calls") or ())) for n in graph["nodes"]))
 
 
+def _as_built_afresh(root, tmp_path, whole) -> None:
+    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
+        assert _whole(fresh) == whole
+
+
 def test_a_save_that_only_moves_lines_keeps_the_answers_and_moves_the_edges(copy_fixture, tmp_path):
     root = copy_fixture("graph_py")
     orders = root / "shop/orders.py"
@@ -154,8 +159,7 @@ def test_a_save_that_only_moves_lines_keeps_the_answers_and_moves_the_edges(copy
         checkout = [e for e in after[0] if e[0] == "shop/orders.py#Order.checkout"]
         assert checkout and all(e[4] > 20 for e in checkout)   # below the lines added
         assert after != before
-    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
-        assert _whole(fresh) == after
+    _as_built_afresh(root, tmp_path, after)
     # a new process reads the moved part from the store: the same graph
     with Project(root, cache_dir=tmp_path / "cache") as restarted:
         assert _whole(restarted) == after
@@ -173,8 +177,7 @@ def test_a_restarted_process_moves_the_lines_without_resolving_the_file(copy_fix
         assert ("shop/orders.py#Order.checkout", "shop/pricing.py#total", "CALLS") in edges
         assert not any(key[0] == "shop/orders.py" for key in project._context.resolver._resolved)
         moved = _whole(project)
-    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
-        assert _whole(fresh) == moved
+    _as_built_afresh(root, tmp_path, moved)
 
 
 def test_a_change_of_code_after_a_moving_save_is_redone(copy_fixture, tmp_path):
@@ -190,8 +193,7 @@ def test_a_change_of_code_after_a_moving_save_is_redone(copy_fixture, tmp_path):
         edges = _edges(project, "shop/pricing.py", "total")
         assert ("shop/orders.py#Order.checkout", "shop/pricing.py#total", "CALLS") not in edges
         after = _whole(project)
-    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
-        assert _whole(fresh) == after
+    _as_built_afresh(root, tmp_path, after)
 
 
 def test_a_moving_save_beside_a_change_of_what_the_file_reads(copy_fixture, tmp_path):
@@ -206,5 +208,4 @@ def test_a_moving_save_beside_a_change_of_what_the_file_reads(copy_fixture, tmp_
         after = _whole(project)
         assert ("shop/orders.py#Order.checkout", "shop/pricing.py#total", "CALLS") in \
             _edges(project, "shop/pricing.py", "total")
-    with Project(root, cache_dir=tmp_path / "fresh") as fresh:
-        assert _whole(fresh) == after
+    _as_built_afresh(root, tmp_path, after)
