@@ -800,14 +800,16 @@ class _FilesByName:
         self._summaries, self._field = summaries, field
         self._table: dict[str, set[str]] = {}   # every name once inverted; else the names asked (maybe empty)
         self._whole = False
+        self._sets: list[tuple[str, frozenset]] | None = None   # (path, its names) for the scans
 
     def get(self, name: str, default=None):
         paths = self._table.get(name)
         if paths is None and not self._whole:
             if len(self._table) < self.SCANS:
-                field = self._field
-                paths = self._table[name] = {path for path, summary in self._summaries.items()
-                                             if name in getattr(summary, field)}
+                if self._sets is None:   # a scan through each summary's property cost 3 times more
+                    field = self._field
+                    self._sets = [(path, getattr(summary, field)) for path, summary in self._summaries.items()]
+                paths = self._table[name] = {path for path, names in self._sets if name in names}
             else:
                 paths = self._inverted().get(name)
         return paths if paths else default
@@ -822,6 +824,7 @@ class _FilesByName:
         return self.get(name) is not None
 
     def added(self, path: str, summary: _Summary) -> None:
+        self._sets = None
         names = getattr(summary, self._field)
         table = self._table
         if self._whole:
@@ -831,6 +834,7 @@ class _FilesByName:
                 table[name].add(path)
 
     def removed(self, path: str, summary: _Summary) -> None:
+        self._sets = None
         table = self._table
         for name in getattr(summary, self._field):
             paths = table.get(name)
@@ -845,7 +849,7 @@ class _FilesByName:
             field = self._field
             for path, summary in self._summaries.items():
                 _file_under(table, path, getattr(summary, field))
-            self._table, self._whole = table, True
+            self._table, self._whole, self._sets = table, True, None
         return self._table
 
 
