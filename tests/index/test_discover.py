@@ -208,6 +208,58 @@ def test_an_unreadable_root_raises(repo: Path, folder_opening):
         discover(Workspace(repo), language_for_path)
 
 
+# -- a folder changed while it is walked -----------------------------------------------------
+
+class _Listed(list):
+    """A folder's entries, already read, in the form ``discover`` uses ``os.scandir``'s."""
+
+    def __enter__(self):
+        return self
+
+    def __exit__(self, *exc):
+        return False
+
+
+@pytest.fixture
+def rename_after_listing(monkeypatch):
+    """``renames.append((old, new))``: right after the next listing that names ``old`` (the
+    folder as it was then), ``old`` is renamed to ``new``, as an editor's "save as" or a `git mv`
+    running beside the walk would. Listings put folders first: they are queued before any file
+    is stat'ed."""
+    renames: list[tuple[Path, Path]] = []
+    real_scandir = os.scandir
+
+    def scandir_then_rename(path="."):
+        with real_scandir(path) as entries:
+            listed = _Listed(sorted(entries, key=lambda entry: not entry.is_dir()))
+        if renames and renames[0][0].name in {entry.name for entry in listed}:
+            os.rename(*renames.pop(0))
+        return listed
+
+    monkeypatch.setattr(discover_module.os, "scandir", scandir_then_rename)
+    return renames
+
+
+def test_a_file_renamed_after_its_folder_was_listed_is_found_under_its_new_name(repo: Path,
+                                                                                rename_after_listing):
+    # The listing has only the old name, gone when stat'ed: the file was missing under both
+    # names (a stale "not found" while an editor saved; tests/reliability/test_concurrent_edits).
+    rename_after_listing.append((repo / "main.py", repo / "entry.py"))
+    files, skipped = discover(Workspace(repo), language_for_path)
+    assert not rename_after_listing
+    assert paths(files) == ["entry.py", "nb.ipynb", "src/app.ts", "src/pkg/models.py"]   # each once
+    assert skipped == []
+
+
+def test_a_file_renamed_at_every_listing_is_left_out_and_the_walk_ends(repo: Path, rename_after_listing):
+    names = ["main.py"] + [f"main{i}.py" for i in range(1, 20)]
+    rename_after_listing.extend((repo / old, repo / new) for old, new in zip(names, names[1:]))
+    files, skipped = discover(Workspace(repo), language_for_path)
+    assert rename_after_listing   # not listed forever: the next walk finds the file
+    assert paths(files) == ["nb.ipynb", "src/app.ts", "src/pkg/models.py"]
+    assert skipped == []
+
+
 # -- read_source -----------------------------------------------------------------------------
 
 def test_read_source_returns_utf8_bytes(repo: Path):
