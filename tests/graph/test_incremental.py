@@ -209,3 +209,23 @@ def test_a_moving_save_beside_a_change_of_what_the_file_reads(copy_fixture, tmp_
         assert ("shop/orders.py#Order.checkout", "shop/pricing.py#total", "CALLS") in \
             _edges(project, "shop/pricing.py", "total")
     _as_built_afresh(root, tmp_path, after)
+
+
+def test_an_editor_buffer_that_only_moves_lines_is_moved_and_cleared_back(copy_fixture, tmp_path):
+    """The language server's unsaved buffer (set_overlay) takes the same path as a save: a
+    comment typed above the code keeps the file's answers and moves its edges; clearing the
+    buffer gives the disk's graph again."""
+    root = copy_fixture("graph_py")
+    orders = root / "shop/orders.py"
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        on_disk = _whole(project)
+        answers = {key: answer for key, answer in project._context.resolver._resolved.items()
+                   if key[0] == "shop/orders.py"}
+        project.set_overlay("shop/orders.py", _moved(orders.read_text()))
+        typed = _whole(project)
+        kept = project._context.resolver._resolved
+        assert all(kept.get(key) is answer for key, answer in answers.items())
+        project.clear_overlay("shop/orders.py")
+        assert _whole(project) == on_disk
+    _write(orders, _moved(orders.read_text()))
+    _as_built_afresh(root, tmp_path, typed)
