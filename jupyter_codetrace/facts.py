@@ -20,11 +20,11 @@ from __future__ import annotations
 import operator
 import sys
 from dataclasses import dataclass, field
-from typing import Optional
+from typing import NamedTuple, Optional
 
 from .index.encoding import array_length, decode, encode
 
-__all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token", "CLASS_KINDS", "line_moves",
+__all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token", "CLASS_KINDS", "Moves", "line_moves",
            "MEMBER_OWNER_KINDS"]
 
 Token = Optional[tuple]
@@ -327,13 +327,20 @@ _TUPLES = {"indirect_calls": _placed(("t", "l", "c", "o"), (("l",), (), (), ("c"
            "narrowings": _placed(("n", "t", "s", "e"), ((), ("s", "e"), (), ()), False)}
 
 
-def line_moves(before: FileFacts, after: FileFacts) -> dict[int, int] | None:
-    """When ``after`` says all that ``before`` says, only at moved places (comment or blank lines
-    added or removed, a docstring rewritten, code re-indented): each line of ``before`` that holds
-    a fact -> its line in ``after``. Else None. Moved means the same facts in the same order, the
-    byte offsets of all of them moved by one order-keeping map (so every resolution, which
-    compares offsets only, is the same), and no line split or joined (so each edge's line can be
-    moved). What a save that changes no code costs is then that of reading the file again."""
+class Moves(NamedTuple):
+    """What ``line_moves`` found: the facts only moved. ``lines``: each line of the old file
+    that holds a fact -> its line in the new one; None when a line was split or joined (a
+    formatter's reflow), so that a line alone no longer says where a fact went."""
+
+    lines: dict[int, int] | None
+
+
+def line_moves(before: FileFacts, after: FileFacts) -> Moves | None:
+    """Whether ``after`` says all that ``before`` says, only at moved places (comment or blank
+    lines added or removed, a docstring rewritten, code re-indented or reflowed); None when it
+    does not. Moved means the same facts in the same order, the byte offsets of all of them moved
+    by one order-keeping map: every resolution, which compares offsets only, is the same. What a
+    save that changes no code costs is then that of reading the file again."""
     if (before.language, before.all_names, before.has_errors, before.notebook_cells, before.call_arguments,
             before.item_writes, before.shorthand_keys) != (after.language, after.all_names, after.has_errors,
                                                             after.notebook_cells, after.call_arguments,
@@ -375,12 +382,12 @@ def line_moves(before: FileFacts, after: FileFacts) -> dict[int, int] | None:
         return None   # (no fact has a negative place: not a file's facts)
     moved = dict(zip(old_lines, new_lines))
     if len(moved) != len(_pairs(old_lines, new_lines)):
-        return None   # a line split in two, or two joined: an edge on it could not be moved
+        moved = None   # a line split in two, or two joined: an edge on it cannot be moved
     pairs = sorted(_pairs(old_offsets, new_offsets))   # by the old offset, then the new
     olds, news = [pair >> 32 for pair in pairs], [pair & 0xFFFFFFFF for pair in pairs]
     if len(set(olds)) != len(olds) or news != sorted(news) or len(set(news)) != len(news):
         return None   # two facts in another order, or at one place where they were apart
-    return moved
+    return Moves(moved)
 
 
 def _pairs(firsts: list[int], seconds: list[int]) -> set[int]:

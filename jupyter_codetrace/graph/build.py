@@ -271,7 +271,8 @@ class CodeGraph:
         gone = [p for p in self.files if p not in current]
         changed = [p for p, h in current.items() if self._hashes.get(p) != h]
         # A file whose change only moved what it says (a comment, blank lines) keeps its part, at
-        # the new lines (its resolutions are the same: Index.moved_lines).
+        # the new lines (its resolutions are the same: Index.moved_lines). One whose lines were
+        # reflowed is redone, from the resolutions the resolver kept (Index.only_moved).
         moved_lines = getattr(index, "moved_lines", None)
         moved = {p: lines for p in changed if moved_lines is not None and p in self.files
                  and (lines := moved_lines(p, self._hashes[p], current[p])) is not None}

@@ -17,7 +17,7 @@ from sys import intern
 from typing import Callable
 
 from ..errors import CacheError
-from ..facts import FileFacts, line_moves
+from ..facts import FileFacts, Moves, line_moves
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
 from ..workspace import VENDORED_DIRS, Workspace
@@ -41,7 +41,7 @@ _FACTS_CACHE_SIZE = 512
 # indexed or loaded always stays.
 _FACTS_CACHE_WEIGHT = 300_000
 # A refresh that extracts at most this many files (saves, not a checkout) compares each with its
-# previous facts (``moved_lines``): 10-15 % of extracting it, for a save that changes no code.
+# previous facts (``only_moved``): 10-15 % of extracting it, for a save that changes no code.
 _MOVES_CHECKED = 8
 # A file's extraction answers this when the file is no longer there: renamed or deleted after
 # the walk listed it. Not a skip reason: the refresh walks again, which finds its new name.
@@ -317,9 +317,9 @@ class Index:
         self._overlay: dict[str, tuple[bytes, str]] = {}
         self._overlay_pending: set[str] = set()
         self._overlay_facts: dict[str, FileFacts] = {}
-        # path -> (digest before, digest after, line map) of its last change, when that only
+        # path -> (digest before, digest after, facts.Moves) of its last change, when that only
         # moved its facts (facts.line_moves)
-        self._moves: dict[str, tuple[str, str, dict[int, int]]] = {}
+        self._moves: dict[str, tuple[str, str, Moves]] = {}
 
     # ------------------------------------------------------------------ public
     def set_overlay(self, path: str, text: str, language: str | None = None) -> bool:
@@ -539,12 +539,18 @@ class Index:
             languages = {summary.record.language for summary in self._summaries.values()}
         _compile_queries(languages)
 
-    def moved_lines(self, path: str, before: str, after: str) -> dict[int, int] | None:
-        """When the file went from digest ``before`` to ``after`` in one change that only moved
-        what it says (``facts.line_moves``: a comment, blank lines, a docstring): its old line ->
-        new line. Else None (a change of code; or of several steps, or not compared)."""
+    def only_moved(self, path: str, before: str, after: str) -> bool:
+        """Whether the file went from digest ``before`` to ``after`` in one change that only
+        moved what it says (``facts.line_moves``: a comment, blank lines, a docstring, a reflow):
+        every answer about it is the same. False for a change of code, one of several steps, or
+        one not compared."""
         moves = self._moves.get(path)
-        return moves[2] if moves is not None and moves[0] == before and moves[1] == after else None
+        return moves is not None and moves[0] == before and moves[1] == after
+
+    def moved_lines(self, path: str, before: str, after: str) -> dict[int, int] | None:
+        """When ``only_moved``: the file's old line -> new line of each line holding a fact;
+        None also when a line was split or joined."""
+        return self._moves[path][2].lines if self.only_moved(path, before, after) else None
 
     def summaries(self) -> dict[str, "_Summary"]:
         """path -> summary (``record.digest``, names ``defined`` and ``used``) of every indexed file,
@@ -782,8 +788,8 @@ class Index:
                 before = self.store.load(path)
             except CacheError:
                 return None
-        lines = line_moves(before, facts) if before is not None else None
-        return (summary.record.digest, record.digest, lines) if lines is not None else None
+        moves = line_moves(before, facts) if before is not None else None
+        return (summary.record.digest, record.digest, moves) if moves is not None else None
 
     def _write(self, operation, argument) -> None:
         """A store write; a failure marks the store broken (the next refresh rebuilds it) and the

@@ -128,9 +128,9 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # files whose change only moved what they say (a comment, blank lines): every answer is
         # the same (answers name definitions and references by their index, and offsets compare
         # as before); only the memos made of their facts (FILE_MEMOS, dropped below) are not
-        moved_lines = getattr(self.index, "moved_lines", None)
-        moved = {path for path in changed if moved_lines is not None
-                 and moved_lines(path, before[path].record.digest, now[path].record.digest) is not None}
+        only_moved = getattr(self.index, "only_moved", None)
+        moved = {path for path in changed if only_moved is not None
+                 and only_moved(path, before[path].record.digest, now[path].record.digest)}
         names: set[str] = set()
         for path in changed - moved:
             old, new = before[path], now[path]

@@ -229,3 +229,22 @@ def test_an_editor_buffer_that_only_moves_lines_is_moved_and_cleared_back(copy_f
         assert _whole(project) == on_disk
     _write(orders, _moved(orders.read_text()))
     _as_built_afresh(root, tmp_path, typed)
+
+
+def test_a_reflow_keeps_the_answers_and_redoes_the_part_from_them(copy_fixture, tmp_path):
+    """A formatter splits a call over lines: the answers stay (nothing is resolved again), the
+    file's part is made anew from them (an edge's line cannot be moved: a line became two)."""
+    root = copy_fixture("graph_py")
+    orders = root / "shop/orders.py"
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        _whole(project)
+        answers = {key: answer for key, answer in project._context.resolver._resolved.items()
+                   if key[0] == "shop/orders.py"}
+        text = orders.read_text()
+        assert "events.emit(\"added\", product)" in text
+        _write(orders, text.replace("events.emit(\"added\", product)", "events.emit(\n            \"added\",\n            product,\n        )"))
+        after = _whole(project)
+        assert _rebuilt(project) == 1
+        kept = project._context.resolver._resolved
+        assert all(kept.get(key) is answer for key, answer in answers.items())
+    _as_built_afresh(root, tmp_path, after)

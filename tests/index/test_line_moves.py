@@ -57,7 +57,6 @@ MOVES = [
 CHANGES = [
     ("python", PYTHON, lambda t: t.replace("helper(i)", "len(i)")),                        # another call
     ("python", PYTHON, lambda t: t.replace("        s = 0\n", "        s = 0\n        t = 1\n")),  # a new variable
-    ("python", PYTHON, lambda t: t.replace('os.path.join(x, "a")', 'os.path.join(\n        x, "a")')),  # a line split
     ("python", PYTHON, lambda t: t.replace("        s = 0\n        for", "        for").replace(
         "        return s", "        s = 0\n        return s")),                              # statements reordered
     ("python", PYTHON, lambda t: t.replace("def helper(x):", "def helper(x, y=None):")),   # a signature
@@ -70,8 +69,23 @@ CHANGES = [
 @pytest.mark.parametrize("language, text, edit, some_lines", MOVES)
 def test_a_save_that_only_moves_facts_gives_their_new_lines(language, text, edit, some_lines, encoded):
     moved = line_moves(_facts(language, text, encoded), _facts(language, edit(text), encoded))
-    assert moved is not None
-    assert {line: moved[line] for line in some_lines} == some_lines
+    assert moved is not None and moved.lines is not None
+    assert {line: moved.lines[line] for line in some_lines} == some_lines
+
+
+REFLOWS = [
+    ("python", PYTHON, lambda t: t.replace('os.path.join(x, "a")', 'os.path.join(\n        x, "a")')),  # a line split
+    ("python", PYTHON, lambda t: t.replace("s += helper(i)", "s += \\\n                helper(i)")),
+    ("typescript", TYPESCRIPT, lambda t: t.replace("s += join(i.name).length;", "s += join(\n      i.name,\n    ).length;")),
+]
+
+
+@pytest.mark.parametrize("language, text, edit", REFLOWS)
+def test_a_reflow_only_moves_the_facts_but_gives_no_line_map(language, text, edit):
+    """A formatter's line split: every answer stays, but an edge's line alone no longer says
+    where it went (the graph redoes the file from the answers kept)."""
+    for encoded in (False, True):
+        assert line_moves(_facts(language, text, encoded), _facts(language, edit(text), encoded)) == (None,)
 
 
 @pytest.mark.parametrize("language, text, edit", CHANGES)
