@@ -544,13 +544,17 @@ class Index:
         moved what it says (``facts.line_moves``: a comment, blank lines, a docstring, a reflow):
         every answer about it is the same. False for a change of code, one of several steps, or
         one not compared."""
-        moves = self._moves.get(path)
-        return moves is not None and moves[0] == before and moves[1] == after
+        return self._last_moves(path, before, after) is not None
 
     def moved_lines(self, path: str, before: str, after: str) -> dict[int, int] | None:
         """When ``only_moved``: the file's old line -> new line of each line holding a fact;
         None also when a line was split or joined."""
-        return self._moves[path][2].lines if self.only_moved(path, before, after) else None
+        moves = self._last_moves(path, before, after)
+        return moves.lines if moves is not None else None
+
+    def _last_moves(self, path: str, before: str, after: str) -> Moves | None:
+        found = self._moves.get(path)   # one read: a refresh may replace it meanwhile
+        return found[2] if found is not None and found[0] == before and found[1] == after else None
 
     def summaries(self) -> dict[str, "_Summary"]:
         """path -> summary (``record.digest``, names ``defined`` and ``used``) of every indexed file,
