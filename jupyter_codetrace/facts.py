@@ -378,7 +378,7 @@ def line_moves(before: FileFacts, after: FileFacts) -> Moves | None:
                 if a is not None:
                     old_offsets += a
                     new_offsets += b
-    if min(old_lines + old_offsets + new_lines + new_offsets, default=0) < 0:
+    if min(min(places, default=0) for places in (old_lines, old_offsets, new_lines, new_offsets)) < 0:
         return None   # (no fact has a negative place: not a file's facts)
     moved = dict(zip(old_lines, new_lines))
     if len(moved) != len(_pairs(old_lines, new_lines)):

@@ -23,6 +23,7 @@ from __future__ import annotations
 
 import sys
 from array import array
+from itertools import accumulate
 
 from ..index.encoding import decode, encode
 
@@ -439,11 +440,7 @@ def _columns(attrs: list[dict]) -> tuple:
 
 def _offsets(lengths) -> bytes:
     """Where each of a run of joined pieces starts, and where the last ends (an array's bytes)."""
-    offsets, at = array("q", [0]), 0
-    for length in lengths:
-        at += length
-        offsets.append(at)
-    return offsets.tobytes()
+    return array("q", accumulate(lengths, initial=0)).tobytes()
 
 
 class _Base:
@@ -470,11 +467,11 @@ class _Base:
         for key, column in zip(keys, columns):
             if column[0] == "s" and len(column) == 4 and type(column[1]) is str:
                 kind, joined, offsets, codes = column
-                column = (kind, joined, _array("q", offsets), _array("i", codes))
-                rows, pieces = len(column[3]), len(column[2]) - 1
-                codes = column[3]
-                if pieces < 0 or column[2][-1] != len(joined) or codes and not (-1 <= min(codes) and max(codes) < pieces):
+                offsets, codes = _array("q", offsets), _array("i", codes)
+                rows, pieces = len(codes), len(offsets) - 1
+                if pieces < 0 or offsets[-1] != len(joined) or codes and not (-1 <= min(codes) and max(codes) < pieces):
                     raise ValueError("a snapshot column's strings out of range")
+                column = (kind, joined, offsets, codes)
             elif column[0] == "i" and len(column) == 2:
                 column = ("i", _array("q", column[1]))
                 rows = len(column[1])
