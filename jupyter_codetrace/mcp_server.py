@@ -151,6 +151,8 @@ class _Tools:
             self._ready.set()
         if self._project is not None:
             self._project.index()
+            if isinstance(root, (str, os.PathLike)):   # a project it was given is the giver's to run
+                self._project.watch()   # an agent's edits are taken in before its next question
 
     @property
     def project(self) -> Project:

@@ -7,6 +7,7 @@ from typing import Sequence
 
 from . import queries
 from .index.indexer import Index, IndexStats, Progress
+from .queries.ahead import AheadUpdates
 from .results import (
     DefinitionResult, GraphResult, LibrarySourceResult, ReferencesResult, SymbolsResult, TraceResult,
 )
@@ -36,6 +37,7 @@ class Project:
         self._index = Index(self.workspace, cache_dir=cache_dir, workers=workers)
         python = python or os.environ.get("CODETRACE_PYTHON") or None
         self._context = queries.QueryContext(self.workspace, self._index, str(python) if python else None)
+        self._ahead: AheadUpdates | None = None
 
     def for_python(self, python: str | os.PathLike) -> "Project":
         """This project with library names resolved in another interpreter's import path (a
@@ -43,6 +45,7 @@ class Project:
         other = object.__new__(Project)
         other.workspace, other._index = self.workspace, self._index
         other._context = queries.QueryContext(self.workspace, self._index, str(python))
+        other._ahead = None
         return other
 
     @property
@@ -59,6 +62,20 @@ class Project:
         that the first file saved in this process is answered as fast as the next: for a
         long-lived process, once its index is ready (the server does it)."""
         self._index.compile_queries()
+
+    def watch(self) -> bool:
+        """From now on, as soon as files under the root change, bring the index — and the graph,
+        once a question has built it — up to date in a background thread, so that the question
+        that follows a save finds the work done (a long-lived process does it: the server, MCP).
+        A question asked while an update runs waits for it and is never answered from before
+        the change. Indexes first where nothing is indexed yet (the watches begin there). False
+        where changes cannot be watched (no inotify): then, as without ``watch()``, each
+        question brings what changed up to date first. Stopped by ``close()``."""
+        if self._ahead is None or not self._ahead.running:
+            self._ahead = AheadUpdates(self._context)
+        with self._context.lock:
+            self._index.refresh()   # the watches begin at a refresh
+        return self._index.watching
 
     def find_definition(self, symbol: str, file: str | None = None, line: int | None = None,
                         column: int | None = None, mode: str = "definition",
@@ -170,8 +187,11 @@ class Project:
         self._index.clear_overlay(self.workspace.relative(file))
 
     def close(self) -> None:
-        self._context.close()
-        self._index.close()
+        if self._ahead is not None:
+            self._ahead.stop()
+        with self._context.lock:   # after an update under way
+            self._context.close()
+            self._index.close()
 
     def __enter__(self) -> "Project":
         return self

@@ -45,6 +45,7 @@ NOT_QUERIES = {
     "set_overlay": "the editor's unsaved buffer: REST's `text` argument", "has_overlay": "as set_overlay",
     "clear_overlay": "as set_overlay", "close": "releases the index", "root": "a property",
     "compile_queries": "preparation a long-lived process does when idle (the server, after its index)",
+    "watch": "a long-lived process takes in saves in the background (the server, MCP)",
 }
 
 MISSING = object()  # an argument without a default

@@ -595,6 +595,18 @@ class Index:
             data, _ = notebook_source(data)
         return data
 
+    @property
+    def watching(self) -> bool:
+        """Whether changes under the root are watched (inotify), so a refresh walks only after one."""
+        return self._watching and self._watcher.active
+
+    def wait_for_change(self, timeout: float) -> bool:
+        """Whether something under the root may have changed since the last refresh, waiting up to
+        ``timeout`` seconds for it: True as soon as the watcher has an event queued (nothing is
+        read: the next refresh sees it). Always False where changes are not watched (no inotify,
+        or before the first refresh) — there only a refresh's walk finds them."""
+        return self.watching and self._watcher.wait(timeout)
+
     def _folders(self) -> list[str]:
         """Every folder the walk enters (not ignored, not vendored), absolute, for the watcher."""
         root = str(self.workspace.root)

@@ -12,6 +12,7 @@ from __future__ import annotations
 import ctypes
 import ctypes.util
 import os
+import select
 import struct
 import sys
 
@@ -67,6 +68,18 @@ class DirectoryWatcher:
                 continue  # the folder vanished meanwhile: the next walk sees that
             self._watched.add(folder)
         return True
+
+    def wait(self, timeout: float) -> bool:
+        """Whether an event is queued, waiting up to ``timeout`` seconds for one; nothing is read
+        (``drain()`` still sees it)."""
+        fd = self._fd
+        if fd < 0:
+            return False
+        try:
+            readable, _, _ = select.select([fd], [], [], timeout)
+        except (OSError, ValueError):   # closed meanwhile (an overflow, close())
+            return False
+        return bool(readable)
 
     def drain(self) -> tuple[bool, bool]:
         """(anything changed, a folder appeared or the queue overflowed) since the last call."""

@@ -1,8 +1,9 @@
 """Projects served by the extension: one ``Project`` per root, indexed in the background.
 
 The registry is created by the extension and injected into the handlers (no module-level state).
-While a root's first index runs, queries get a 503 with the progress; later refreshes happen
-inside the queries themselves (the index is always fresh).
+While a root's first index runs, queries get a 503 with the progress. Then a background thread
+takes in each change as it is saved (``Project.watch``), and each query still refreshes first
+(the index is always fresh).
 """
 
 from __future__ import annotations
@@ -137,6 +138,11 @@ class ProjectRegistry:
         except Exception:  # noqa: BLE001 - a query that fails to compile fails in its files' extraction
             if self.log:
                 self.log.debug("codetrace: compiling the parsing queries failed", exc_info=True)
+        try:
+            self.project.watch()   # a save is taken in while the person looks for what to ask
+        except Exception:  # noqa: BLE001 - without it each question takes in the changes itself
+            if self.log:
+                self.log.debug("codetrace: watching the root for changes failed", exc_info=True)
 
     def wait(self, timeout: float | None = None) -> bool:
         thread = self._index_thread

@@ -1,0 +1,74 @@
+"""Answers made ready before the question: a background thread brings the index — and the graph,
+once a question has built it — up to date as soon as files under the root change.
+
+Every query refreshes what changed before it answers, so a question asked right after a save pays
+for re-reading the file and redoing its part of the graph (0.1–1 s on large files). A person saves,
+then looks, then asks: in a long-lived process (the server, MCP) that pause is enough to have the
+work done, and the question finds it done. The work is the same a query would do, under the same
+lock: a question that arrives meanwhile waits for it, never for more, and never gets a stale answer.
+Where changes are not watched (no inotify), nothing runs ahead and queries refresh as before.
+"""
+
+from __future__ import annotations
+
+import threading
+
+from .context import QueryContext
+
+__all__ = ["AheadUpdates", "update_now"]
+
+# An editor's save is a burst of writes (a temporary file and a rename, then JupyterLab's
+# checkpoint): waiting this long after the first event takes the whole burst in one update.
+SETTLE_SECONDS = 0.05
+# How long the thread waits for an event before it looks at whether it was stopped.
+_POLL_SECONDS = 1.0
+
+
+def update_now(ctx: QueryContext) -> None:
+    """What the next question would do first: refresh the index, start the resolver's new
+    generation, and redo the changed files' part of the graph if this process has built one."""
+    with ctx.lock:
+        resolver = ctx.fresh()
+        graph = getattr(ctx, "_code_graph", None)
+        if graph is not None:
+            graph.update(resolver, ctx.index)
+
+
+class AheadUpdates:
+    """The thread that calls :func:`update_now` after each burst of changes, until ``stop()``."""
+
+    def __init__(self, ctx: QueryContext):
+        self._ctx = ctx
+        self._stopped = threading.Event()
+        self.updates = 0                 # bursts of changes handled so far
+        self.error: str | None = None    # the last update's failure (the next question retries it)
+        self._thread = threading.Thread(target=self._run, name="codetrace-ahead", daemon=True)
+        self._thread.start()
+
+    @property
+    def running(self) -> bool:
+        return self._thread.is_alive()
+
+    def _run(self) -> None:
+        index = self._ctx.index
+        while not self._stopped.is_set():
+            if not index.wait_for_change(_POLL_SECONDS):
+                if not index.watching:   # no inotify, or not indexed yet: look again later
+                    self._stopped.wait(_POLL_SECONDS)
+                continue
+            if self._stopped.wait(SETTLE_SECONDS):
+                break
+            try:
+                update_now(self._ctx)
+            except Exception as error:  # noqa: BLE001 - the next question redoes it and reports
+                self.error = f"{type(error).__name__}: {error}"
+                self._stopped.wait(_POLL_SECONDS)   # not a loop of failures while the cause lasts
+            else:
+                self.updates += 1
+                self.error = None
+
+    def stop(self, timeout: float | None = None) -> None:
+        """No update starts after this; one under way is waited for (up to ``timeout``)."""
+        self._stopped.set()
+        if self._thread is not threading.current_thread():
+            self._thread.join(timeout)

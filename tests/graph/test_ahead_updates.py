@@ -1,0 +1,102 @@
+"""Saves taken in before the question (``Project.watch``): a background thread refreshes the index
+and redoes the changed files' part of the graph, so the question that follows finds it done — and
+a question that races the thread is never answered from before the change."""
+
+from __future__ import annotations
+
+import shutil
+import time
+from pathlib import Path
+
+import pytest
+
+from jupyter_codetrace import Project
+
+DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
+CALLER = "from inventory.pricing import round_money\n\n\ndef {name}(amount):\n    return round_money(amount)\n"
+
+
+@pytest.fixture
+def project(tmp_path):
+    shutil.copytree(DEMO, tmp_path / "demo")
+    project = Project(tmp_path / "demo", cache_dir=tmp_path / "cache")
+    if not project.watch():
+        pytest.skip("no inotify here: changes are found by each question's walk instead")
+    yield project
+    project.close()
+
+
+def _dependent_files(project) -> set[str]:
+    result = project.dependents_of("inventory/pricing.py", "round_money")
+    assert result.status == "found", result.message
+    return {node.file for node in result.nodes}
+
+
+def _wait_for_updates(project, count: int, seconds: float = 30) -> None:
+    deadline = time.monotonic() + seconds
+    while project._ahead.updates < count:
+        assert time.monotonic() < deadline, f"no update taken in after {seconds} s ({project._ahead.error})"
+        time.sleep(0.02)
+
+
+def _work_done_by(project, question):
+    """What ``question`` did itself: the walks of the root, the graph updates that redid files."""
+    index, graph = project._index, project._context._code_graph
+    walks, redone = [], []
+    fill_stats, update = index._fill_stats, graph._update
+    index._fill_stats = lambda stats: (walks.append(1), fill_stats(stats))[1]
+    graph._update = lambda *args, **kwargs: (redone.append(update(*args, **kwargs)), redone[-1])[1]
+    try:
+        answer = question()
+    finally:
+        index._fill_stats, graph._update = fill_stats, update
+    return answer, walks, redone
+
+
+def test_the_question_after_a_save_finds_the_work_done(project):
+    root = Path(project.root)
+    assert "inventory/audit.py" not in _dependent_files(project)   # the graph is built
+    (root / "inventory" / "audit.py").write_text(CALLER.format(name="audit_total"))
+    _wait_for_updates(project, 1)
+    assert project._ahead.error is None
+    files, walks, redone = _work_done_by(project, lambda: _dependent_files(project))
+    assert "inventory/audit.py" in files
+    assert walks == [] and redone == []   # neither the index nor the graph had anything left to do
+    definition = project.find_definition("round_money", "inventory/audit.py", 5)
+    assert (definition.file, definition.status) == ("inventory/pricing.py", "found")
+
+
+def test_a_question_racing_the_thread_is_answered_from_after_the_change(project):
+    root = Path(project.root)
+    _dependent_files(project)
+    for i in range(6):   # each question comes right after its save: sometimes before the thread
+        (root / "inventory" / f"audit_{i}.py").write_text(CALLER.format(name=f"audit_{i}"))
+        assert f"inventory/audit_{i}.py" in _dependent_files(project)
+    (root / "inventory" / "audit_0.py").unlink()
+    assert "inventory/audit_0.py" not in _dependent_files(project)
+
+
+def test_an_edit_that_only_moves_lines_moves_the_answers_ahead(project):
+    pricing = Path(project.root) / "inventory" / "pricing.py"
+    before = project.find_definition("round_money").line
+    _dependent_files(project)
+    pricing.write_text("# a comment\n# and another\n" + pricing.read_text())
+    _wait_for_updates(project, 1)
+    definition, walks, redone = _work_done_by(project, lambda: project.find_definition("round_money"))
+    assert definition.line == before + 2 and walks == [] and redone == []
+
+
+def test_close_stops_the_thread_and_a_second_watch_starts_none(project):
+    thread = project._ahead
+    assert project.watch() and project._ahead is thread and thread.running
+    project.close()
+    assert not thread.running
+
+
+def test_without_watches_the_thread_waits_and_questions_walk(project):
+    project._index._watcher.close()   # as on a machine without inotify (or out of watches)
+    pricing = Path(project.root) / "inventory" / "pricing.py"
+    pricing.write_text(pricing.read_text() + "\n\ndef round_cents(value):\n    return round(value, 2)\n")
+    time.sleep(0.3)
+    assert project._ahead.updates == 0 and project._ahead.running
+    assert project.find_definition("round_cents").file == "inventory/pricing.py"
