@@ -112,6 +112,17 @@ class GraphStore(SideStore):
     MORE_TABLES = (("snapshot_pieces", "id INTEGER PRIMARY KEY, blob BLOB NOT NULL"),)
     DROPPED_TABLES = ("snapshot",)   # the one-row snapshot of earlier versions
 
+    def has_snapshot(self) -> bool:
+        """Whether a snapshot is stored (its seal is; whether it is whole, loading tells)."""
+        with self._lock:
+            db = self.connection()
+            if db is None:
+                return False
+            try:
+                return db.execute("SELECT 1 FROM snapshot_pieces WHERE id = 0").fetchone() is not None
+            except sqlite3.Error:
+                return False
+
     def load_snapshot(self):
         """The whole graph as ``CodeGraph.write_snapshot`` left it (primitives), or None."""
         with self._lock:

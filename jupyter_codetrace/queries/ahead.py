@@ -1,5 +1,6 @@
 """Answers made ready before the question: a background thread brings the index — and the graph,
-once a question has built it — up to date as soon as files under the root change.
+once a question has built it — up to date as soon as files under the root change. It starts by
+reading the graph an earlier process left, if there is one.
 
 Every query refreshes what changed before it answers, so a question asked right after a save pays
 for re-reading the file and redoing its part of the graph (0.1–1 s on large files). A person saves,
@@ -14,14 +15,24 @@ from __future__ import annotations
 import threading
 
 from .context import QueryContext
+from .graph import _graph
 
-__all__ = ["AheadUpdates", "update_now"]
+__all__ = ["AheadUpdates", "update_now", "load_stored_graph"]
 
 # An editor's save is a burst of writes (a temporary file and a rename, then JupyterLab's
 # checkpoint): waiting this long after the first event takes the whole burst in one update.
 SETTLE_SECONDS = 0.05
 # How long the thread waits for an event before it looks at whether it was stopped.
 _POLL_SECONDS = 1.0
+
+
+def load_stored_graph(ctx: QueryContext) -> bool:
+    """Read the graph an earlier process left (its snapshot, then the files changed since are
+    redone), so that a restarted server's first call tree is answered at once; never a build from
+    nothing (that waits for a question that needs it). Whether a graph is now loaded."""
+    with ctx.lock:
+        ctx.fresh()
+        return _graph(ctx, only_stored=True) is not None
 
 
 def update_now(ctx: QueryContext) -> None:
@@ -42,6 +53,7 @@ class AheadUpdates:
         self._stopped = threading.Event()
         self.updates = 0                 # bursts of changes handled so far
         self.error: str | None = None    # the last update's failure (the next question retries it)
+        self.loaded = threading.Event()  # set once the stored graph was read (or there was none)
         self._thread = threading.Thread(target=self._run, name="codetrace-ahead", daemon=True)
         self._thread.start()
 
@@ -51,6 +63,11 @@ class AheadUpdates:
 
     def _run(self) -> None:
         index = self._ctx.index
+        try:
+            load_stored_graph(self._ctx)
+        except Exception as error:  # noqa: BLE001 - the first graph question loads it and reports
+            self.error = f"{type(error).__name__}: {error}"
+        self.loaded.set()
         while not self._stopped.is_set():
             if not index.wait_for_change(_POLL_SECONDS):
                 if not index.watching:   # no inotify, or not indexed yet: look again later

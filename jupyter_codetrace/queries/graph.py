@@ -131,11 +131,16 @@ def _by_similarity(symbol: str, names) -> list[str]:
     return sorted(set(names), key=distance)
 
 
-def _graph(ctx: QueryContext) -> CodeGraph:
+def _graph(ctx: QueryContext, only_stored: bool = False) -> CodeGraph | None:
+    """The project's graph, up to date (made on first use). ``only_stored``: None rather than
+    a build from nothing, when no earlier process left a snapshot of it."""
     graph = getattr(ctx, "_code_graph", None)
     if graph is None:
-        graph = ctx._code_graph = CodeGraph(implementation=lambda symbol: _implementation(ctx, symbol),
-                                            store=store_for(ctx.index, ctx.libraries))
+        graph = CodeGraph(implementation=lambda symbol: _implementation(ctx, symbol),
+                          store=store_for(ctx.index, ctx.libraries))
+        if only_stored and (graph.store is None or not graph.store.has_snapshot()):
+            return None
+        ctx._code_graph = graph
     graph.update(ctx.resolver, ctx.index)
     return graph
 

@@ -93,10 +93,41 @@ def test_close_stops_the_thread_and_a_second_watch_starts_none(project):
     assert not thread.running
 
 
-def test_without_watches_the_thread_waits_and_questions_walk(project):
+def test_without_watches_the_thread_waits_and_questions_walk(tmp_path):
+    shutil.copytree(DEMO, tmp_path / "demo")
+    project = Project(tmp_path / "demo", cache_dir=tmp_path / "cache")
     project._index._watcher.close()   # as on a machine without inotify (or out of watches)
+    try:
+        assert project.watch() is False
+        pricing = Path(project.root) / "inventory" / "pricing.py"
+        pricing.write_text(pricing.read_text() + "\n\ndef round_cents(value):\n    return round(value, 2)\n")
+        time.sleep(0.3)
+        assert project._ahead.updates == 0 and project._ahead.running
+        assert project.find_definition("round_cents").file == "inventory/pricing.py"
+    finally:
+        project.close()
+
+
+def test_a_restarted_project_reads_its_stored_graph_before_the_question(tmp_path):
+    shutil.copytree(DEMO, tmp_path / "demo")
+    first = Project(tmp_path / "demo", cache_dir=tmp_path / "cache")
+    expected = _dependent_files(first)
+    first.close()   # leaves the graph's snapshot
+    restarted = Project(tmp_path / "demo", cache_dir=tmp_path / "cache")
+    try:
+        restarted.watch()
+        assert restarted._ahead.loaded.wait(30) and restarted._ahead.error is None
+        assert restarted._context._code_graph is not None
+        files, walks, redone = _work_done_by(restarted, lambda: _dependent_files(restarted))
+        assert files == expected and redone == []
+    finally:
+        restarted.close()
+
+
+def test_without_a_stored_graph_nothing_is_built_ahead(project):
+    assert project._ahead.loaded.wait(30)
+    assert getattr(project._context, "_code_graph", None) is None   # a build waits for a question
     pricing = Path(project.root) / "inventory" / "pricing.py"
-    pricing.write_text(pricing.read_text() + "\n\ndef round_cents(value):\n    return round(value, 2)\n")
-    time.sleep(0.3)
-    assert project._ahead.updates == 0 and project._ahead.running
-    assert project.find_definition("round_cents").file == "inventory/pricing.py"
+    pricing.write_text("# a comment\n" + pricing.read_text())
+    _wait_for_updates(project, 1)
+    assert getattr(project._context, "_code_graph", None) is None
