@@ -31,7 +31,8 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # 3: blobs in the data-only encoding (encoding.py) instead of pickles: older stores are discarded.
 # 4: references no longer carry their expression's span (read by nothing after extraction).
 # 5: a file's references are one encoded array inside its blob (decoded when first read).
-INDEXER_VERSION = "6"
+# 7: a summary's name sets are a blob of their own inside its names blob (decoded when first read).
+INDEXER_VERSION = "7"
 
 log = logging.getLogger("jupyter_codetrace")
 

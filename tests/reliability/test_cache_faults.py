@@ -19,7 +19,7 @@ import pytest
 
 from jupyter_codetrace import Project
 from jupyter_codetrace.index import store as store_module
-from jupyter_codetrace.index.store import checksum, encode
+from jupyter_codetrace.index.store import checksum, decode, encode
 
 N_FILES = 40
 
@@ -181,6 +181,30 @@ def test_a_wrong_shape_row_with_a_valid_checksum_is_indexed_again(setup):
         with Project(root, cache_dir=cache) as project:
             _counts_add_up(project.index())
             assert _answers(project) == expected
+
+
+@pytest.mark.parametrize("inner", ["defined", "roles", "used"])
+def test_name_sets_of_another_shape_inside_a_valid_row_lose_nothing_else(setup, inner: str):
+    """A summary's name sets are decoded when first read, not at load (index/indexer.py
+    `_Summary`): one that is not a list of names, in a row whose checksum holds, makes that file
+    one no name finds — never an exception, and every other answer stays."""
+    root, cache, db_path, expected = setup
+    db = sqlite3.connect(db_path)
+    language, digest, names = db.execute("SELECT language, digest, names FROM files WHERE path = 'base.py'").fetchone()
+    db.close()
+    fields = list(decode(names, compressed=False))
+    at = 5 + ("defined", "roles", "used").index(inner)
+    fields[at] = encode((1, 2, 3), compress=inner != "defined")
+    blob = encode(tuple(fields), compress=False)
+    _edit(db_path, "UPDATE files SET names = ?, names_sum = ? WHERE path = 'base.py'",
+          blob, checksum("base.py", language, digest, blob))
+    with Project(root, cache_dir=cache) as project:
+        assert project.index().parsed == 0
+        assert project.find_definition("helper", "mod_03.py", 6).file == "base.py"   # by its import
+        assert project.find_definition("fn_3", "mod_03.py", 4).status == "found"
+        found = project.find_definition("helper")
+        assert found.status in ("found", "symbol_not_found")   # by name: base.py may be lost
+        assert project.dependents_of("base.py", "helper").status == "found"
 
 
 @pytest.mark.parametrize("table", ["files", "meta"])
