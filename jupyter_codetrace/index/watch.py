@@ -10,7 +10,6 @@ the indexer walks the tree on every query instead.
 from __future__ import annotations
 
 import ctypes
-import ctypes.util
 import os
 import select
 import struct
@@ -31,7 +30,12 @@ def _libc():
     if not sys.platform.startswith("linux"):
         return None
     try:
-        libc = ctypes.CDLL(ctypes.util.find_library("c") or "libc.so.6", use_errno=True)
+        try:   # glibc's name: find_library would run `ldconfig -p` in a subprocess to learn it
+            libc = ctypes.CDLL("libc.so.6", use_errno=True)
+        except OSError:
+            from ctypes.util import find_library
+
+            libc = ctypes.CDLL(find_library("c") or "libc.so", use_errno=True)
         libc.inotify_init1.argtypes = [ctypes.c_int]
         libc.inotify_add_watch.argtypes = [ctypes.c_int, ctypes.c_char_p, ctypes.c_uint32]
         return libc
