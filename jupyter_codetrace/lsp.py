@@ -139,6 +139,12 @@ class CodetraceLanguageServer(LanguageServer):
                 self.work_done_progress.end(token, lsp.WorkDoneProgressEnd(message=f"indexing failed: {error}"))
         finally:
             self.indexed.set()
+        try:
+            # files changed on disk (a branch switched, a formatter run, another editor) are taken
+            # in as they are saved; open buffers still reach the project at each request (sync)
+            self.project.watch()
+        except Exception:  # noqa: BLE001 - then each request takes in the changes itself
+            log.exception("watching the root for changes failed")
 
     # ------------------------------------------------------------------ documents
     def mark(self, uri: str) -> None:
