@@ -20,7 +20,7 @@ from ..errors import CacheError
 from ..facts import FileFacts, Moves, line_moves
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
-from ..workspace import VENDORED_DIRS, Workspace
+from ..workspace import IGNORE_FILES, VENDORED_DIRS, VENV_MARKER, Workspace
 from .discover import BinaryFile, discover, read_source
 from .encoding import gc_paused
 from .extract import extract_file
@@ -218,6 +218,14 @@ def _summary(record: FileRecord, names: bytes) -> _Summary:
             or not all(type(n) is int for n in (n_defs, n_refs, lines)) or not all(type(w) is str for w in warnings):
         raise TypeError("a summary of another shape")
     return _Summary(record, tuple(sets), n_defs, n_refs, lines, warnings, bool(has_errors))
+
+
+_MARKER_FILES = frozenset(IGNORE_FILES) | {VENV_MARKER}
+
+
+def _event_matters(name: str) -> bool:
+    """Whether a change of a file named ``name`` can change what the index holds."""
+    return name in _MARKER_FILES or _language_for_path(name) is not None
 
 
 def _compile_queries(languages) -> None:
@@ -624,11 +632,13 @@ class Index:
         return self._watching and self._watcher.active
 
     def wait_for_change(self, timeout: float) -> bool:
-        """Whether something under the root may have changed since the last refresh, waiting up to
-        ``timeout`` seconds for it: True as soon as the watcher has an event queued (nothing is
-        read: the next refresh sees it). Always False where changes are not watched (no inotify,
-        or before the first refresh) — there only a refresh's walk finds them."""
-        return self.watching and self._watcher.wait(timeout)
+        """Whether something the index holds may have changed since the last refresh, waiting up
+        to ``timeout`` seconds for it: True at the first event on a folder, a file of a language,
+        an ignore file or a virtual environment's marker — not for a log or a data file written
+        under the root (the next refresh still sees every event). Always False where changes are
+        not watched (no inotify, or before the first refresh): there only a refresh's walk finds
+        them."""
+        return self.watching and self._watcher.wait(timeout, _event_matters)
 
     def _folders(self) -> list[str]:
         """Every folder the walk enters (not ignored, not vendored), absolute, for the watcher."""

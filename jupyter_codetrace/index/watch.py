@@ -14,6 +14,8 @@ import os
 import select
 import struct
 import sys
+import threading
+from typing import Callable
 
 __all__ = ["DirectoryWatcher"]
 
@@ -50,6 +52,10 @@ class DirectoryWatcher:
         self._libc = _libc()
         self._fd = -1
         self._watched: set[str] = set()
+        # Events read by wait() and not drained yet: anything changed, a folder changed (or the
+        # queue overflowed), an event that matters to the waiter. Guarded by _lock.
+        self._lock = threading.Lock()
+        self._changed = self._folders = self._matters = False
         if self._libc is not None:
             fd = self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
             self._fd = fd if fd >= 0 else -1
@@ -73,39 +79,63 @@ class DirectoryWatcher:
             self._watched.add(folder)
         return True
 
-    def wait(self, timeout: float) -> bool:
-        """Whether an event is queued, waiting up to ``timeout`` seconds for one; nothing is read
-        (``drain()`` still sees it)."""
-        fd = self._fd
-        if fd < 0:
-            return False
+    def wait(self, timeout: float, matters: Callable[[str], bool] | None = None) -> bool:
+        """Whether an event queued since the last ``drain()`` matters, waiting up to ``timeout``
+        seconds for one: an event on a folder, an overflow, or one whose file name ``matters``
+        (every event, without it). The events read here are kept for ``drain()``, which still
+        reports them all: an event that does not matter to the waiter (a log file written) is
+        one a refresh may still want to know of."""
+        with self._lock:
+            if self._fd < 0:
+                return False
+            if self._matters:
+                return True
+            fd = self._fd
         try:
             readable, _, _ = select.select([fd], [], [], timeout)
         except (OSError, ValueError):   # closed meanwhile (an overflow, close())
             return False
-        return bool(readable)
+        if not readable:
+            return False
+        with self._lock:
+            if self._fd != fd:
+                return False
+            self._read(matters)
+            return self._matters or self._fd < 0   # a failed queue: the next refresh walks
 
     def drain(self) -> tuple[bool, bool]:
         """(anything changed, a folder appeared or the queue overflowed) since the last call."""
-        if not self.active:
-            return True, True
-        changed = folders = False
+        with self._lock:
+            if self._fd >= 0:
+                self._read(None)
+            if self._fd < 0:
+                self._changed = self._folders = self._matters = False
+                return True, True
+            changed, folders = self._changed, self._folders
+            self._changed = self._folders = self._matters = False
+            return changed, folders
+
+    def _read(self, matters: Callable[[str], bool] | None) -> None:
+        """Every queued event into the held flags (call with ``_lock`` held)."""
         while True:
             try:
                 data = os.read(self._fd, 1 << 16)
             except BlockingIOError:
-                return changed, folders
+                return
             except OSError:
                 self.close()
-                return True, True
+                return
             if not data:
-                return changed, folders
-            changed = True
+                return
+            self._changed = True
             offset = 0
             while offset + 16 <= len(data):
                 _wd, mask, _cookie, length = struct.unpack_from("iIII", data, offset)
                 if mask & (_IN_ISDIR | _IN_Q_OVERFLOW | _IN_DELETE_SELF | _IN_MOVE_SELF):
-                    folders = True
+                    self._folders = self._matters = True
+                elif not self._matters:
+                    name = data[offset + 16:offset + 16 + length].split(b"\0", 1)[0]
+                    self._matters = matters is None or matters(os.fsdecode(name))
                 offset += 16 + length
 
     def forget(self) -> None:

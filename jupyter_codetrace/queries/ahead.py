@@ -7,12 +7,15 @@ for re-reading the file and redoing its part of the graph (0.1–1 s on large fi
 then looks, then asks: in a long-lived process (the server, MCP) that pause is enough to have the
 work done, and the question finds it done. The work is the same a query would do, under the same
 lock: a question that arrives meanwhile waits for it, never for more, and never gets a stale answer.
+Only changes the index can hold wake it (a source file, an ignore file, a folder: not a log or a
+data file a notebook writes), and files written without pause take at most half the process.
 Where changes are not watched (no inotify), nothing runs ahead and queries refresh as before.
 """
 
 from __future__ import annotations
 
 import threading
+import time
 
 from .context import QueryContext
 from .graph import _graph
@@ -75,14 +78,18 @@ class AheadUpdates:
                 continue
             if self._stopped.wait(SETTLE_SECONDS):
                 break
+            started = time.perf_counter()
             try:
                 update_now(self._ctx)
             except Exception as error:  # noqa: BLE001 - the next question redoes it and reports
                 self.error = f"{type(error).__name__}: {error}"
                 self._stopped.wait(_POLL_SECONDS)   # not a loop of failures while the cause lasts
-            else:
-                self.updates += 1
-                self.error = None
+                continue
+            self.updates += 1
+            self.error = None
+            # Files written without pause (a generator, a long checkout) take at most half the
+            # process: as long again as the update took, before the next one.
+            self._stopped.wait(min(time.perf_counter() - started, _POLL_SECONDS))
 
     def stop(self, timeout: float | None = None) -> None:
         """No update starts after this; one under way is waited for (up to ``timeout``)."""

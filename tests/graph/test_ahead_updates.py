@@ -76,6 +76,21 @@ def test_a_question_racing_the_thread_is_answered_from_after_the_change(project)
     assert "inventory/audit_0.py" not in _dependent_files(project)
 
 
+def test_files_no_language_reads_wake_nothing(project):
+    """A notebook writing a log or a data file under the root costs no update (and no walk)."""
+    root = Path(project.root)
+    assert project._ahead.loaded.wait(30)
+    for i in range(20):
+        (root / "run.log").write_text(f"step {i}\n")
+        (root / "inventory" / "prices.csv").write_text(f"sku,price\nA,{i}\n")
+        time.sleep(0.01)
+    time.sleep(0.5)
+    assert project._ahead.updates == 0
+    (root / "inventory" / "audit.py").write_text(CALLER.format(name="audit_total"))
+    _wait_for_updates(project, 1)
+    assert project.find_definition("audit_total").file == "inventory/audit.py"
+
+
 def test_an_edit_that_only_moves_lines_moves_the_answers_ahead(project):
     pricing = Path(project.root) / "inventory" / "pricing.py"
     before = project.find_definition("round_money").line

@@ -56,6 +56,29 @@ def test_watcher_reports_nothing_without_changes(tmp_path):
     watcher.close()
 
 
+def test_a_waiter_is_woken_by_what_matters_and_drain_still_sees_everything(tmp_path):
+    watcher = DirectoryWatcher()
+    if not watcher.active:
+        return
+    assert watcher.watch([str(tmp_path)])
+    sources = lambda name: name.endswith(".py")   # noqa: E731
+    assert watcher.wait(0.05, sources) is False
+    (tmp_path / "run.log").write_text("a line")
+    assert watcher.wait(1.0, sources) is False           # read, and it does not matter
+    assert watcher.drain() == (True, False)               # yet a refresh is told of it
+    assert watcher.drain() == (False, False)
+    (tmp_path / "run.log").write_text("another line")
+    (tmp_path / "b.py").write_text("def beta():\n    return 2\n")
+    assert watcher.wait(1.0, sources) is True
+    assert watcher.wait(0.0, sources) is True             # held until drained
+    assert watcher.drain() == (True, False)
+    (tmp_path / "sub").mkdir()
+    assert watcher.wait(1.0, sources) is True             # a folder always matters
+    assert watcher.drain() == (True, True)
+    watcher.close()
+    assert watcher.wait(0.05, sources) is False and watcher.drain() == (True, True)
+
+
 def test_a_file_written_between_the_walk_and_its_folders_watch_is_found(tmp_path):
     """The first index walks the tree, then starts watching its folders: a file written in
     between sends no event (a project still being written, a checkout), and was missed until some
