@@ -337,6 +337,7 @@ class Index:
         self._used_in: _FilesByName | None = None      # answers before paying for it
         self.generation = 0
         self.last_stats: IndexStats | None = None
+        self.parsed_in_process = 0   # files extracted by this process's refreshes, all told
         self._dirs: set[str] = set()
         self._watcher = DirectoryWatcher()
         self._watching = False
@@ -468,6 +469,7 @@ class Index:
         self._walk_again = False
         removed: list[str] = []
         parsed_paths: set[str] = set()
+        added = False   # a file not indexed before: the folders holding files may change
         for _ in range(_WALKS):
             sources, skipped = discover(self.workspace, _language_for_path)
             self._skipped = {s.path: s.reason for s in skipped}
@@ -493,6 +495,7 @@ class Index:
                 summary = self._summaries.get(source.path)
                 if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
                     stale.append(source)
+            added |= any(source.path not in self._summaries for source in stale)
             indexed, gone = self._reindex(stale, progress) if stale else (set(), [])
             parsed_paths |= indexed
             if not gone:
@@ -500,11 +503,12 @@ class Index:
             # Files this walk listed were gone when read: renamed meanwhile, they are under
             # their new names in no listing this walk made. The next walk has them.
         if self._overlay_pending:
+            added = True   # an overlay may be of a file not on disk
             parsed_paths |= self._index_overlays()
         if self._broken is not None:
             raise CacheError(self._broken)
         parsed = len(parsed_paths)
-        if removed or parsed or not self._dirs:
+        if removed or added or not self._dirs:   # the files listed changed (not only their contents)
             self._dirs = _folders_holding(present)
         if removed or parsed:
             self.generation += 1
@@ -522,6 +526,7 @@ class Index:
         stats.from_cache = stats.files - stats.parsed
         stats.seconds = time.perf_counter() - started
         self.last_stats = stats
+        self.parsed_in_process += stats.parsed
         return stats
 
     def facts(self, path: str) -> FileFacts | None:

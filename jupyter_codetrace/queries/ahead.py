@@ -17,6 +17,7 @@ from __future__ import annotations
 import threading
 import time
 
+from ..graph.build import CHILD_BUILD_FILES
 from .context import QueryContext
 from .graph import _graph
 
@@ -31,10 +32,13 @@ _POLL_SECONDS = 1.0
 
 def load_stored_graph(ctx: QueryContext) -> bool:
     """Read the graph an earlier process left (its snapshot, then the files changed since are
-    redone), so that a restarted server's first call tree is answered at once; never a build from
-    nothing (that waits for a question that needs it). Whether a graph is now loaded."""
+    redone), so that a restarted server's first call tree is answered at once. Never a build from
+    nothing, nor a large redo (many files changed since: a branch switched): those hold every
+    question meanwhile, and wait for one that needs the graph. Whether a graph is now loaded."""
     with ctx.lock:
         ctx.fresh()
+        if ctx.index.parsed_in_process > CHILD_BUILD_FILES:
+            return False
         return _graph(ctx, only_stored=True) is not None
 
 

@@ -146,3 +146,25 @@ def test_without_a_stored_graph_nothing_is_built_ahead(project):
     pricing.write_text("# a comment\n" + pricing.read_text())
     _wait_for_updates(project, 1)
     assert getattr(project._context, "_code_graph", None) is None
+
+
+def test_a_stored_graph_is_not_read_ahead_after_many_files_changed(tmp_path, monkeypatch):
+    """Redoing many files holds every question meanwhile: that waits for a question that needs
+    the graph. (Three files stand for many here.)"""
+    from jupyter_codetrace.queries import ahead
+
+    shutil.copytree(DEMO, tmp_path / "demo")
+    first = Project(tmp_path / "demo", cache_dir=tmp_path / "cache")
+    expected = _dependent_files(first)
+    first.close()
+    for name in ("orders", "stock", "audit"):
+        (tmp_path / "demo" / "inventory" / f"new_{name}.py").write_text(f"def {name}():\n    return 1\n")
+    monkeypatch.setattr(ahead, "CHILD_BUILD_FILES", 2)
+    restarted = Project(tmp_path / "demo", cache_dir=tmp_path / "cache")
+    try:
+        restarted.watch()
+        assert restarted._ahead.loaded.wait(30)
+        assert getattr(restarted._context, "_code_graph", None) is None
+        assert _dependent_files(restarted) == expected   # read by the question itself
+    finally:
+        restarted.close()
