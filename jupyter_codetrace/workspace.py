@@ -216,13 +216,14 @@ class Workspace:
             self.refresh_ignores()
         return self._root_chain
 
-    def refresh_ignores(self) -> bool:
-        """Re-read the ignore files of the root and above it if they changed; True when they did.
+    def ignore_files_changed(self) -> bool:
+        """Whether the ignore files of the root or above it changed since they were last read
+        (nothing is re-read: ``refresh_ignores`` does that)."""
+        return self._ignore_files_signature() != self._ignore_signature
 
-        Also forgets what was learnt about folders below the root, whose ``.gitignore`` files
-        are checked again (by their size and mtime) the next time they are needed.
-        """
-        self._folder_chains = {}
+    def _ignore_files_signature(self) -> tuple:
+        """(the ignore files of the root's repository above the root, with their labels and
+        prefixes; the (mtime, size) of those and of the root's own), to compare with the last."""
         top = _git_top_level(self._root_str)
         outer: list[tuple[str, str, str]] = []   # (path, label, prefix of the root from there)
         if top is not None:
@@ -244,13 +245,22 @@ class Workspace:
                               "/".join(parts[depth:]) + "/"))
                 folder = os.path.join(folder, parts[depth])
         root_files = [os.path.join(self._root_str, name) for name in IGNORE_FILES]
-
         signature = tuple(_signature(path) for path, _, _ in outer) + tuple(
             _signature(path) for path in root_files)
-        sig = (tuple(outer), signature)
+        return tuple(outer), signature
+
+    def refresh_ignores(self) -> bool:
+        """Re-read the ignore files of the root and above it if they changed; True when they did.
+
+        Also forgets what was learnt about folders below the root, whose ``.gitignore`` files
+        are checked again (by their size and mtime) the next time they are needed.
+        """
+        self._folder_chains = {}
+        sig = self._ignore_files_signature()
         if sig == self._ignore_signature:
             return False
-
+        outer, signature = sig
+        root_files = [os.path.join(self._root_str, name) for name in IGNORE_FILES]
         warnings: list[str] = []
         texts = [_read_ignore_file(path, name, warnings)
                  for path, name in zip(root_files, IGNORE_FILES, strict=True)]

@@ -19,13 +19,14 @@ from __future__ import annotations
 import codecs
 import os
 import re
+import stat
 from dataclasses import dataclass
 from operator import attrgetter
 from typing import Callable
 
-from ..workspace import GITIGNORE, VENDORED_DIRS, VENV_MARKER, IgnoreChain, Workspace
+from ..workspace import GITIGNORE, IGNORE_FILES, VENDORED_DIRS, VENV_MARKER, IgnoreChain, Workspace
 
-__all__ = ["SourceFile", "SkippedFile", "BinaryFile", "discover", "read_source", "decode_source",
+__all__ = ["SourceFile", "SkippedFile", "BinaryFile", "discover", "restat", "read_source", "decode_source",
            "BINARY_SNIFF_BYTES", "INVALID_UTF8_WARNING"]
 
 #: How much of a file is searched for a NUL byte. Git's own heuristic (``buffer_is_binary``)
@@ -245,6 +246,41 @@ def discover(workspace: Workspace,
     by_path = attrgetter("path")
     files.sort(key=by_path)
     skipped.sort(key=by_path)
+    return files, skipped
+
+
+def restat(workspace: Workspace, paths, language_for_path: Callable[[str], str | None],
+           ) -> tuple[list[SourceFile], list[SkippedFile]] | None:
+    """What a walk would list of these root-relative files alone (inotify named them: a save
+    needs no walk of the tree): the sources among them and the skipped ones; any other (gone,
+    ignored, of no language) is in neither. None when only a walk can tell: an ignore file or a
+    virtual environment's marker among them, or a symlink. Their folders are ones the walk
+    entered (the watched ones), so ``Workspace.is_ignored`` answers as the walk does."""
+    root = str(workspace.root)
+    files: list[SourceFile] = []
+    skipped: list[SkippedFile] = []
+    for rel in sorted(paths):
+        name = rel.rsplit("/", 1)[-1]
+        if name in _MARKERS or name in IGNORE_FILES:
+            return None
+        language = language_for_path(rel)
+        if language is None or workspace.is_ignored(rel):
+            continue
+        try:
+            st = os.lstat(os.path.join(root, rel))
+        except FileNotFoundError:
+            continue
+        except OSError:
+            skipped.append(SkippedFile(rel, "unreadable"))
+            continue
+        if stat.S_ISLNK(st.st_mode):
+            return None
+        if not stat.S_ISREG(st.st_mode):
+            continue
+        if st.st_size > workspace.max_file_size:
+            skipped.append(SkippedFile(rel, "too_large"))
+            continue
+        files.append(_source_file(rel, language, st.st_size, st.st_mtime_ns))
     return files, skipped
 
 

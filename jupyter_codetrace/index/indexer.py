@@ -21,7 +21,7 @@ from ..facts import FileFacts, Moves, line_moves
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
 from ..workspace import IGNORE_FILES, VENDORED_DIRS, VENV_MARKER, Workspace
-from .discover import BinaryFile, discover, read_source
+from .discover import restat, BinaryFile, discover, read_source
 from .encoding import gc_paused
 from .extract import extract_file
 from .parsing import grammar_version, query_for
@@ -458,7 +458,7 @@ class Index:
         started = time.perf_counter()
         if self._broken is not None:
             raise CacheError(self._broken)
-        changed, new_folders = self._watcher.drain()
+        changed, new_folders, paths = self._watcher.drain()
         if self._watching and not changed and not self._walk_again and self.last_stats is not None \
                 and not self._overlay_pending:
             # Nothing under the root changed since the last walk: no need to walk again.
@@ -466,38 +466,38 @@ class Index:
                            seconds=time.perf_counter() - started)
         store = self.store
         stats = IndexStats(root=str(self.workspace.root), cache=":memory:" if store.in_memory else str(store.path))
-        self._walk_again = False
+        walk_again, self._walk_again = self._walk_again, False
         removed: list[str] = []
         parsed_paths: set[str] = set()
         added = False   # a file not indexed before: the folders holding files may change
-        for _ in range(_WALKS):
+        # A save names its files: they alone are looked at, unless only a walk can tell what
+        # changed (a folder, an ignore file here or above the root, a symlink, too many files).
+        walk = not (self._watching and paths is not None and self.last_stats is not None
+                    and not new_folders and not walk_again and not self.workspace.ignore_files_changed())
+        if not walk:
+            root = os.path.join(str(self.workspace.root), "")
+            named = {p[len(root):].replace(os.sep, "/") for p in paths if p.startswith(root)}
+            found = restat(self.workspace, named, _language_for_path)
+            if found is None:
+                walk = True
+            else:
+                sources, skipped = found
+                for path in named:
+                    self._skipped.pop(path, None)
+                self._skipped.update((s.path, s.reason) for s in skipped)
+                listed = {s.path for s in sources}
+                walk, file_added = self._take_listing(sources, [p for p in named if p not in listed],
+                                                      progress, removed, parsed_paths)
+                added |= file_added
+                present = set(self._summaries) | set(self._failed) | set(self._overlay)
+        for _ in range(_WALKS if walk else 0):
             sources, skipped = discover(self.workspace, _language_for_path)
             self._skipped = {s.path: s.reason for s in skipped}
             present = {s.path for s in sources} | set(self._overlay)
-            absent = [p for p in self._summaries if p not in present]
-            for path in [p for p in self._failed if p not in present]:
-                del self._failed[path]
-            if absent:
-                self._write(store.delete, absent)
-                for path in absent:
-                    self._forget(path)
-                removed += absent
-            stale = []
-            for source in sources:
-                if source.path in self._overlay:
-                    continue   # the editor's text wins over the disk's
-                failed = self._failed.get(source.path)
-                if failed is not None:
-                    if failed[:2] == (source.size, source.mtime_ns):
-                        self._skipped[source.path] = failed[2]
-                        continue
-                    del self._failed[source.path]
-                summary = self._summaries.get(source.path)
-                if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
-                    stale.append(source)
-            added |= any(source.path not in self._summaries for source in stale)
-            indexed, gone = self._reindex(stale, progress) if stale else (set(), [])
-            parsed_paths |= indexed
+            gone, file_added = self._take_listing(sources, [p for p in self._summaries if p not in present]
+                                                  + [p for p in self._failed if p not in present],
+                                                  progress, removed, parsed_paths)
+            added |= file_added
             if not gone:
                 break
             # Files this walk listed were gone when read: renamed meanwhile, they are under
@@ -528,6 +528,37 @@ class Index:
         self.last_stats = stats
         self.parsed_in_process += stats.parsed
         return stats
+
+    def _take_listing(self, sources: list, unlisted: list[str], progress, removed: list[str],
+                      parsed_paths: set[str]) -> tuple[bool, bool]:
+        """Bring the index in line with what a walk (or a save's files) listed: ``unlisted`` paths
+        are no longer files to index, ``sources`` are read again where their size or time
+        changed. Returns (some listed file was gone when read, a file not indexed before was)."""
+        absent = [p for p in unlisted if p in self._summaries and p not in self._overlay]
+        for path in unlisted:
+            self._failed.pop(path, None)
+        if absent:
+            self._write(self.store.delete, absent)
+            for path in absent:
+                self._forget(path)
+            removed += absent
+        stale = []
+        for source in sources:
+            if source.path in self._overlay:
+                continue   # the editor's text wins over the disk's
+            failed = self._failed.get(source.path)
+            if failed is not None:
+                if failed[:2] == (source.size, source.mtime_ns):
+                    self._skipped[source.path] = failed[2]
+                    continue
+                del self._failed[source.path]
+            summary = self._summaries.get(source.path)
+            if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
+                stale.append(source)
+        added = any(source.path not in self._summaries for source in stale)
+        _indexed, gone = self._reindex(stale, progress) if stale else (set(), [])
+        parsed_paths |= _indexed
+        return bool(gone), added
 
     def facts(self, path: str) -> FileFacts | None:
         with self._lock:

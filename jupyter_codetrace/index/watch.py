@@ -45,6 +45,11 @@ def _libc():
         return None
 
 
+# Past this many files named between two refreshes (a checkout, a generator), a walk of the
+# tree is cheaper than looking at each.
+_PATHS_KEPT = 256
+
+
 class DirectoryWatcher:
     """Tells whether anything under the watched folders changed since the last ``drain()``."""
 
@@ -56,6 +61,8 @@ class DirectoryWatcher:
         # queue overflowed), an event that matters to the waiter. Guarded by _lock.
         self._lock = threading.Lock()
         self._changed = self._folders = self._matters = False
+        self._paths: set[str] | None = set()   # absolute paths of the files named (None: too many)
+        self._folder_of: dict[int, str] = {}   # watch descriptor -> its folder
         if self._libc is not None:
             fd = self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
             self._fd = fd if fd >= 0 else -1
@@ -71,12 +78,15 @@ class DirectoryWatcher:
         for folder in folders:
             if folder in self._watched:
                 continue
-            if self._libc.inotify_add_watch(self._fd, os.fsencode(folder), _MASK) < 0:
+            wd = self._libc.inotify_add_watch(self._fd, os.fsencode(folder), _MASK)
+            if wd < 0:
                 if ctypes.get_errno() in (28, 12):  # ENOSPC (watch limit), ENOMEM: fall back to walking
                     self.close()
                     return False
                 continue  # the folder vanished meanwhile: the next walk sees that
             self._watched.add(folder)
+            with self._lock:
+                self._folder_of[wd] = folder
         return True
 
     def wait(self, timeout: float, matters: Callable[[str], bool] | None = None) -> bool:
@@ -103,17 +113,20 @@ class DirectoryWatcher:
             self._read(matters)
             return self._matters or self._fd < 0   # a failed queue: the next refresh walks
 
-    def drain(self) -> tuple[bool, bool]:
-        """(anything changed, a folder appeared or the queue overflowed) since the last call."""
+    def drain(self) -> tuple[bool, bool, frozenset[str] | None]:
+        """(anything changed, a folder appeared or the queue overflowed, the absolute paths of
+        the files named — None when not all are known) since the last call."""
         with self._lock:
             if self._fd >= 0:
                 self._read(None)
+            paths = frozenset(self._paths) if self._paths is not None and not self._folders else None
             if self._fd < 0:
-                self._changed = self._folders = self._matters = False
-                return True, True
-            changed, folders = self._changed, self._folders
+                changed, folders, paths = True, True, None
+            else:
+                changed, folders = self._changed, self._folders
             self._changed = self._folders = self._matters = False
-            return changed, folders
+            self._paths = set()
+            return changed, folders, paths
 
     def _read(self, matters: Callable[[str], bool] | None) -> None:
         """Every queued event into the held flags (call with ``_lock`` held)."""
@@ -131,16 +144,25 @@ class DirectoryWatcher:
             offset = 0
             while offset + 16 <= len(data):
                 _wd, mask, _cookie, length = struct.unpack_from("iIII", data, offset)
-                if mask & (_IN_ISDIR | _IN_Q_OVERFLOW | _IN_DELETE_SELF | _IN_MOVE_SELF):
+                folder = self._folder_of.get(_wd)
+                if mask & (_IN_ISDIR | _IN_Q_OVERFLOW | _IN_DELETE_SELF | _IN_MOVE_SELF) or folder is None \
+                        or not length:
                     self._folders = self._matters = True
-                elif not self._matters:
-                    name = data[offset + 16:offset + 16 + length].split(b"\0", 1)[0]
-                    self._matters = matters is None or matters(os.fsdecode(name))
+                else:
+                    name = os.fsdecode(data[offset + 16:offset + 16 + length].split(b"\0", 1)[0])
+                    if self._paths is not None:
+                        self._paths.add(os.path.join(folder, name))
+                        if len(self._paths) > _PATHS_KEPT:
+                            self._paths = None
+                    if not self._matters:
+                        self._matters = matters is None or matters(name)
                 offset += 16 + length
 
     def forget(self) -> None:
         """Folders may have been replaced: re-add every watch on the next ``watch()``."""
         self._watched.clear()
+        with self._lock:
+            self._folder_of.clear()   # descriptors of folders gone may be given to new ones
 
     def close(self) -> None:
         if self._fd >= 0:

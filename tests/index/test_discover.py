@@ -311,6 +311,6 @@ def test_read_source_refuses_paths_out_of_the_root(repo: Path):
 
 
 def test_public_names():
-    assert set(discover_module.__all__) == {"SourceFile", "SkippedFile", "BinaryFile", "discover",
+    assert set(discover_module.__all__) == {"SourceFile", "SkippedFile", "BinaryFile", "discover", "restat",
                                             "read_source", "decode_source", "BINARY_SNIFF_BYTES",
                                             "INVALID_UTF8_WARNING"}

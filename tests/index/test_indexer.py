@@ -2,6 +2,8 @@
 
 import os
 
+import pytest
+
 from jupyter_codetrace import Project
 from jupyter_codetrace.index import indexer
 
@@ -11,24 +13,32 @@ def _write(path, text):
     path.write_text(text)
 
 
-def test_a_file_renamed_between_the_walk_and_its_read_is_found_under_its_new_name(tmp_path, monkeypatch):
+@pytest.mark.parametrize("found_by", ["walk", "save"])
+def test_a_file_renamed_between_the_walk_and_its_read_is_found_under_its_new_name(tmp_path, monkeypatch, found_by):
     """The walk finds b.py changed, then b.py is renamed before it is read (an editor's "save
     as", a `git mv`): it was skipped as unreadable, and c.py was in no listing, so `beta` was not
-    found until the next change. The refresh walks again."""
+    found until the next change. The refresh walks again. "save": the change is found from the
+    names inotify gave (``discover.restat``, no walk), and the rename comes after that look."""
     _write(tmp_path / "a.py", "def alpha():\n    return 1\n")
     _write(tmp_path / "b.py", "def beta_draft():\n    return 1\n")
     project = Project(tmp_path)
     project.index()
+    if found_by == "walk":
+        project._index._watcher.close()   # every refresh walks
+    elif not project._index.watching:
+        pytest.skip("no inotify here: every refresh walks")
+    else:
+        project.index()   # the one walk after the watches began; from now on a save is looked at alone
     _write(tmp_path / "b.py", "def beta():\n    return 2\n")   # changed: read after the walk
-    walk = indexer.discover
+    look = getattr(indexer, "discover" if found_by == "walk" else "restat")
 
-    def walk_then_rename(workspace, language_for_path):
-        found = walk(workspace, language_for_path)
+    def look_then_rename(*args):
+        found = look(*args)
         if (tmp_path / "b.py").exists():
             os.rename(tmp_path / "b.py", tmp_path / "c.py")
         return found
 
-    monkeypatch.setattr(indexer, "discover", walk_then_rename)
+    monkeypatch.setattr(indexer, "discover" if found_by == "walk" else "restat", look_then_rename)
     answer = project.find_definition("beta")
     assert (answer.status, answer.file, answer.line) == ("found", "c.py", 1)
     assert project._index.files() == ["a.py", "c.py"]

@@ -48,11 +48,11 @@ def test_watcher_reports_nothing_without_changes(tmp_path):
     if not watcher.active:
         return
     assert watcher.watch([str(tmp_path)])
-    assert watcher.drain() == (False, False)
+    assert watcher.drain() == (False, False, frozenset())
     (tmp_path / "x.txt").write_text("x")
-    assert watcher.drain()[0] is True
+    assert watcher.drain() == (True, False, frozenset({str(tmp_path / "x.txt")}))
     (tmp_path / "sub").mkdir()
-    assert watcher.drain() == (True, True)
+    assert watcher.drain() == (True, True, None)   # a folder: only a walk knows what is in it
     watcher.close()
 
 
@@ -65,18 +65,18 @@ def test_a_waiter_is_woken_by_what_matters_and_drain_still_sees_everything(tmp_p
     assert watcher.wait(0.05, sources) is False
     (tmp_path / "run.log").write_text("a line")
     assert watcher.wait(1.0, sources) is False           # read, and it does not matter
-    assert watcher.drain() == (True, False)               # yet a refresh is told of it
-    assert watcher.drain() == (False, False)
+    assert watcher.drain() == (True, False, frozenset({str(tmp_path / "run.log")}))   # yet a refresh is told
+    assert watcher.drain() == (False, False, frozenset())
     (tmp_path / "run.log").write_text("another line")
     (tmp_path / "b.py").write_text("def beta():\n    return 2\n")
     assert watcher.wait(1.0, sources) is True
     assert watcher.wait(0.0, sources) is True             # held until drained
-    assert watcher.drain() == (True, False)
+    assert watcher.drain() == (True, False, frozenset({str(tmp_path / "run.log"), str(tmp_path / "b.py")}))
     (tmp_path / "sub").mkdir()
     assert watcher.wait(1.0, sources) is True             # a folder always matters
-    assert watcher.drain() == (True, True)
+    assert watcher.drain() == (True, True, None)
     watcher.close()
-    assert watcher.wait(0.05, sources) is False and watcher.drain() == (True, True)
+    assert watcher.wait(0.05, sources) is False and watcher.drain() == (True, True, None)
 
 
 def test_a_file_written_between_the_walk_and_its_folders_watch_is_found(tmp_path):
