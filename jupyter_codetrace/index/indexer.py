@@ -21,7 +21,7 @@ from ..facts import FileFacts, Moves, line_moves
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
 from ..workspace import IGNORE_FILES, VENDORED_DIRS, VENV_MARKER, Workspace
-from .discover import restat, BinaryFile, discover, read_source
+from .discover import BinaryFile, discover, read_source, restat
 from .encoding import gc_paused
 from .extract import extract_file
 from .parsing import grammar_version, query_for
@@ -486,9 +486,10 @@ class Index:
                     self._skipped.pop(path, None)
                 self._skipped.update((s.path, s.reason) for s in skipped)
                 listed = {s.path for s in sources}
-                walk, file_added = self._take_listing(sources, [p for p in named if p not in listed],
+                gone, file_added = self._take_listing(sources, [p for p in named if p not in listed],
                                                       progress, removed, parsed_paths)
                 added |= file_added
+                walk = gone   # renamed between the look and the read: its new name is in a walk
                 present = set(self._summaries) | set(self._failed) | set(self._overlay)
         for _ in range(_WALKS if walk else 0):
             sources, skipped = discover(self.workspace, _language_for_path)
@@ -556,8 +557,8 @@ class Index:
             if summary is None or summary.record.size != source.size or summary.record.mtime_ns != source.mtime_ns:
                 stale.append(source)
         added = any(source.path not in self._summaries for source in stale)
-        _indexed, gone = self._reindex(stale, progress) if stale else (set(), [])
-        parsed_paths |= _indexed
+        indexed, gone = self._reindex(stale, progress) if stale else (set(), [])
+        parsed_paths |= indexed
         return bool(gone), added
 
     def facts(self, path: str) -> FileFacts | None:
