@@ -57,6 +57,7 @@ class AheadUpdates:
 
     def __init__(self, ctx: QueryContext):
         self._ctx = ctx
+        self._others: list[QueryContext] = []   # contexts on the same index (follow)
         self._stopped = threading.Event()
         self.updates = 0                 # bursts of changes handled so far
         self.error: str | None = None    # the last update's failure (the next question retries it)
@@ -67,6 +68,12 @@ class AheadUpdates:
     @property
     def running(self) -> bool:
         return self._thread.is_alive()
+
+    def follow(self, ctx: QueryContext) -> None:
+        """Bring this context up to date too after each change: another interpreter's
+        resolutions and graph over the same index (``Project.for_python``), kept for as long
+        as this thread runs."""
+        self._others = [*self._others, ctx]
 
     def _run(self) -> None:
         index = self._ctx.index
@@ -84,7 +91,8 @@ class AheadUpdates:
                 break
             started = time.perf_counter()
             try:
-                update_now(self._ctx)
+                for ctx in [self._ctx, *self._others]:
+                    update_now(ctx)
             except Exception as error:  # noqa: BLE001 - the next question redoes it and reports
                 self.error = f"{type(error).__name__}: {error}"
                 self._stopped.wait(_POLL_SECONDS)   # not a loop of failures while the cause lasts

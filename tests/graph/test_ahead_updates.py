@@ -5,6 +5,7 @@ a question that races the thread is never answered from before the change."""
 from __future__ import annotations
 
 import shutil
+import sys
 import time
 from pathlib import Path
 
@@ -168,3 +169,14 @@ def test_a_stored_graph_is_not_read_ahead_after_many_files_changed(tmp_path, mon
         assert _dependent_files(restarted) == expected   # read by the question itself
     finally:
         restarted.close()
+
+
+def test_a_project_for_another_interpreter_is_kept_up_to_date_too(project):
+    """The server answers a notebook whose kernel runs another Python from ``for_python``'s
+    project: its own resolutions and graph over the same index, taken in by the same thread."""
+    other = project.for_python(sys.executable)
+    assert "inventory/audit.py" not in _dependent_files(other)   # its graph is built
+    (Path(project.root) / "inventory" / "audit.py").write_text(CALLER.format(name="audit_total"))
+    _wait_for_updates(project, 1)
+    files, walks, redone = _work_done_by(other, lambda: _dependent_files(other))
+    assert "inventory/audit.py" in files and walks == [] and redone == []
