@@ -41,8 +41,8 @@ class Project:
 
     def for_python(self, python: str | os.PathLike) -> "Project":
         """This project with library names resolved in another interpreter's import path (a
-        notebook kernel's): the same index and files, its own resolutions and graph. When this
-        project ``watch()``es, saves are taken in for it too (call ``watch()`` on this one)."""
+        notebook kernel's): the same index and files, its own resolutions and graph. While this
+        project ``watch()``es, its thread takes saves in for the new one too."""
         other = object.__new__(Project)
         other.workspace, other._index = self.workspace, self._index
         other._context = queries.QueryContext(self.workspace, self._index, str(python))

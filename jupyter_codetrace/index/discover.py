@@ -55,6 +55,8 @@ _RELISTS = 4
 
 # Entry names that change how a folder's other entries are treated (looked for first).
 _MARKERS = frozenset({GITIGNORE, VENV_MARKER})
+#: Names whose change only a walk can take in: the ignore files and a virtual environment's marker.
+WALK_ONLY_NAMES = frozenset(IGNORE_FILES) | _MARKERS
 
 
 @dataclass(frozen=True)
@@ -261,7 +263,7 @@ def restat(workspace: Workspace, paths, language_for_path: Callable[[str], str |
     skipped: list[SkippedFile] = []
     for rel in sorted(paths):
         name = rel.rsplit("/", 1)[-1]
-        if name in _MARKERS or name in IGNORE_FILES:
+        if name in WALK_ONLY_NAMES:
             return None
         language = language_for_path(rel)
         if language is None or workspace.is_ignored(rel):

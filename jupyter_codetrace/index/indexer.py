@@ -20,8 +20,8 @@ from ..errors import CacheError
 from ..facts import FileFacts, Moves, line_moves
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
-from ..workspace import IGNORE_FILES, VENDORED_DIRS, VENV_MARKER, Workspace
-from .discover import BinaryFile, discover, read_source, restat
+from ..workspace import VENDORED_DIRS, Workspace
+from .discover import WALK_ONLY_NAMES, BinaryFile, discover, read_source, restat
 from .encoding import gc_paused
 from .extract import extract_file
 from .parsing import grammar_version, query_for
@@ -220,12 +220,9 @@ def _summary(record: FileRecord, names: bytes) -> _Summary:
     return _Summary(record, tuple(sets), n_defs, n_refs, lines, warnings, bool(has_errors))
 
 
-_MARKER_FILES = frozenset(IGNORE_FILES) | {VENV_MARKER}
-
-
 def _event_matters(name: str) -> bool:
     """Whether a change of a file named ``name`` can change what the index holds."""
-    return name in _MARKER_FILES or _language_for_path(name) is not None
+    return name in WALK_ONLY_NAMES or _language_for_path(name) is not None
 
 
 def _compile_queries(languages) -> None:

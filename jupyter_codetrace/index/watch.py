@@ -143,8 +143,8 @@ class DirectoryWatcher:
             self._changed = True
             offset = 0
             while offset + 16 <= len(data):
-                _wd, mask, _cookie, length = struct.unpack_from("iIII", data, offset)
-                folder = self._folder_of.get(_wd)
+                wd, mask, _cookie, length = struct.unpack_from("iIII", data, offset)
+                folder = self._folder_of.get(wd)
                 if mask & (_IN_ISDIR | _IN_Q_OVERFLOW | _IN_DELETE_SELF | _IN_MOVE_SELF) or folder is None \
                         or not length:
                     self._folders = self._matters = True
