@@ -16,6 +16,8 @@ Figures (targets from the issue):
                     find_definition answer (import time reported apart)   <= 0.5 s
   4 warm queries    find_definition p50/p95 over 500 random references    <= 1 / 5 ms
                     find_references p50/p95 over 200                      <= 5 / 30 ms
+                    the same find_references in a new process on the same cache (the
+                    slow answers kept by the previous one, queries/kept_answers.py)
   5 freshness       project.index() on an unchanged, indexed 10,000-file tree
                     (stdlib files copied repeatedly), median of 5          <= 50 ms
   6 edit            append a function to one file, find_definition of it:
@@ -79,6 +81,9 @@ def _worker_main(task: str, payload: dict) -> dict:
                "answer": _brief(result)}
     elif task == "warm":
         out = _warm(Project, root, payload)
+        out["import_s"] = import_s
+    elif task == "again":
+        out = _again(Project, root, payload)
         out["import_s"] = import_s
     elif task == "fresh":
         out = _fresh(Project, root, payload)
@@ -186,6 +191,19 @@ def _warm(Project, root, payload):
         "errors": errors,
     }
     return out
+
+
+def _again(Project, root, payload):
+    """The warm stage's find_references again, in a new process on the same cache: the slow
+    answers were kept by the warm stage's process (queries/kept_answers.py)."""
+    project = Project(root)
+    project.index()
+    for q in payload["defs"][:20]:   # the same untimed warm-up as the warm stage
+        try:
+            project.find_definition(*q)
+        except Exception:
+            pass
+    return {"find_references": _timed_queries(project.find_references, [tuple(q) for q in payload["refs"]])}
 
 
 def _fresh(Project, root, payload):
@@ -506,6 +524,13 @@ def run_engine_stages(args, root, files, meta, per_file, res, notes, n_synth):
         else:
             res["warm"] = warm
             res["edit_files_floor_median_ms"] = statistics.median(per_file[f] for f in edit_files) * 1000
+            log(f"[again] the {len(refq)} find_references in a new process (answers the warm stage kept)")
+            again, err, _ = run_worker("again", {"root": str(root), "defs": defs, "refs": refq},
+                                       cold_cache, args.timeout)
+            if err:
+                notes.append(f"again stage failed: {err}")
+            else:
+                res["again"] = again
     finally:
         shutil.rmtree(cold_cache, ignore_errors=True)
 
@@ -562,6 +587,11 @@ def print_table(res, notes, n_synth):
         rows.append((f"  find_references p50 / p95 (n={fr['n']})", f"{fr['p50_ms']:.2f} / {fr['p95_ms']:.2f} ms",
                      f"{fr['p50_ms'] / pf:.2f}× / {fr['p95_ms'] / pf:.2f}× file", "≤ 5 / 30 ms",
                      ok(max(fr["p50_ms"] / 5, fr["p95_ms"] / 30), 1)))
+    again = (res.get("again") or {}).get("find_references") or {}
+    if again:
+        rows.append(("  the same in a new process (answers kept)", f"{again['p50_ms']:.2f} / {again['p95_ms']:.2f} ms",
+                     f"{again['p50_ms'] / pf:.2f}× / {again['p95_ms'] / pf:.2f}× file", "≤ 5 / 30 ms",
+                     ok(max(again["p50_ms"] / 5, again["p95_ms"] / 30), 1)))
     fresh = res.get("fresh") or {}
     if fresh:
         rows.append((f"5 index() on {fresh['files']:,} unchanged files", f"{fresh['unchanged_index_ms']:.1f} ms",

@@ -24,14 +24,12 @@ from __future__ import annotations
 
 import functools
 import hashlib
-import os
 import sqlite3
-import sys
 import zlib
 from pathlib import Path
 
 from ..index.encoding import DecodeError, decode, encode, encode_chunks, gc_paused
-from ..index.side_store import SideStore
+from ..index.side_store import SideStore, interpreter_file
 
 __all__ = ["GraphStore", "engine_version"]
 
@@ -159,23 +157,16 @@ class GraphStore(SideStore):
             return None
 
     def save_snapshot(self, data) -> bool:
-        with self._lock:
-            db = self.connection()
-            if db is None:
-                return False
-            try:
-                with db:
-                    db.execute("BEGIN")
-                    db.execute("DELETE FROM snapshot_pieces")
-                    seal, count = _Seal(), 0
-                    for count, piece in enumerate(encode_chunks(data, depth=4), 1):   # made as written
-                        db.execute("INSERT INTO snapshot_pieces VALUES (?, ?)", (count, piece))
-                        seal.update(piece)
-                    seal.update(str(count).encode())
-                    db.execute("INSERT INTO snapshot_pieces VALUES (0, ?)", (seal.digest(),))
-            except sqlite3.Error:
-                return False
-        return True
+        def work(db) -> None:
+            db.execute("DELETE FROM snapshot_pieces")
+            seal, count = _Seal(), 0
+            for count, piece in enumerate(encode_chunks(data, depth=4), 1):   # made as written
+                db.execute("INSERT INTO snapshot_pieces VALUES (?, ?)", (count, piece))
+                seal.update(piece)
+            seal.update(str(count).encode())
+            db.execute("INSERT INTO snapshot_pieces VALUES (0, ?)", (seal.digest(),))
+
+        return self.write(work)
 
     def load(self, cls) -> list[tuple[object, str]]:
         """Every stored part with the digest of the file it was made from (files changed or gone
@@ -211,51 +202,16 @@ class GraphStore(SideStore):
                 continue
             blob = encode(part_to_rows(fg))
             rows.append((fg.path, digest, blob, _checksum(fg.path, digest, blob)))
-        with self._lock:
-            db = self.connection()
-            if db is None:
-                return
-            try:
-                with db:
-                    db.execute("BEGIN")
-                    db.executemany("DELETE FROM parts WHERE path = ?", [(p,) for p in gone])
-                    db.executemany("INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?)", rows)
-            except sqlite3.Error:
-                pass
 
+        def work(db) -> None:
+            db.executemany("DELETE FROM parts WHERE path = ?", [(p,) for p in gone])
+            db.executemany("INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?)", rows)
 
-# Stores of other interpreters kept beside the project's index (a kernel's, the server's, the CLI's
-# venv: each answers into its own libraries); the least recently used beyond these are deleted.
-_KEEP_STORES = 4
+        self.write(work)
 
 
 def store_for(index, libraries) -> GraphStore | None:
     """The graph store beside ``index``'s facts for the interpreter ``libraries`` imports with
-    (None for an index without a store file). One file per interpreter, so that processes of
-    different interpreters on one project do not empty each other's store."""
-    store = getattr(index, "store", None)
-    path = getattr(store, "path", None)
-    if path is None or getattr(store, "in_memory", False):
-        return None
-    roots = ";".join(f"{r.kind}:{r.path}" for r in libraries.python_roots()) if libraries is not None else ""
-    environment = hashlib.blake2b(f"{sys.version}|{roots}".encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
-    folder = Path(path).parent
-    file = folder / f"graph-{environment}.sqlite"
-    _forget_old_stores(folder, file)
-    try:
-        os.utime(file)   # used now: the last store to be forgotten
-    except OSError:
-        pass
-    return GraphStore(file, engine_version)
-
-
-def _forget_old_stores(folder: Path, keep: Path) -> None:
-    try:
-        (folder / "graph.sqlite").unlink(missing_ok=True)   # the one-file layout of earlier versions
-        others = sorted((p for p in folder.glob("graph-*.sqlite") if p != keep),
-                        key=lambda p: p.stat().st_mtime, reverse=True)
-        for old in others[_KEEP_STORES - 1:]:
-            for suffix in ("", "-wal", "-shm"):
-                Path(f"{old}{suffix}").unlink(missing_ok=True)
-    except OSError:
-        pass
+    (None for an index without a store file): one file per interpreter (``interpreter_file``)."""
+    file = interpreter_file(index, libraries, "graph")
+    return GraphStore(file, engine_version) if file is not None else None

@@ -4,13 +4,15 @@ work is then done in each process). Shared by the library facts store and the gr
 
 from __future__ import annotations
 
+import hashlib
 import os
 import sqlite3
+import sys
 import threading
 import weakref
 from pathlib import Path
 
-__all__ = ["SideStore", "renew_after_fork"]
+__all__ = ["SideStore", "interpreter_file", "renew_after_fork"]
 
 # Connections a forked process inherited: never used there (SQLite's locks belong to the process
 # that took them) and never closed (closing could checkpoint or unlink the parent's WAL files).
@@ -36,6 +38,44 @@ def keep_inherited(connection) -> None:
 
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
+
+
+# Files of other interpreters kept beside the project's index (a kernel's, the server's, the CLI's
+# venv: each answers into its own libraries); the least recently used beyond these are deleted.
+_KEEP_STORES = 4
+
+
+def interpreter_file(index, libraries, kind: str) -> Path | None:
+    """``{kind}-{environment}.sqlite`` beside ``index``'s facts, for the interpreter ``libraries``
+    imports with (None for an index without a store file). One file per interpreter, so that
+    processes of different interpreters on one project do not empty each other's: what is kept
+    there (the graph, answers) reaches into that interpreter's libraries."""
+    store = getattr(index, "store", None)
+    path = getattr(store, "path", None)
+    if path is None or getattr(store, "in_memory", False):
+        return None
+    roots = ";".join(f"{r.kind}:{r.path}" for r in libraries.python_roots()) if libraries is not None else ""
+    environment = hashlib.blake2b(f"{sys.version}|{roots}".encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
+    folder = Path(path).parent
+    file = folder / f"{kind}-{environment}.sqlite"
+    _forget_old_files(folder, kind, file)
+    try:
+        os.utime(file)   # used now: the last one to be forgotten
+    except OSError:
+        pass
+    return file
+
+
+def _forget_old_files(folder: Path, kind: str, keep: Path) -> None:
+    try:
+        (folder / f"{kind}.sqlite").unlink(missing_ok=True)   # the one-file layout of earlier versions
+        others = sorted((p for p in folder.glob(f"{kind}-*.sqlite") if p != keep),
+                        key=lambda p: p.stat().st_mtime, reverse=True)
+        for old in others[_KEEP_STORES - 1:]:
+            for suffix in ("", "-wal", "-shm"):
+                Path(f"{old}{suffix}").unlink(missing_ok=True)
+    except OSError:
+        pass
 
 
 class SideStore:
@@ -95,3 +135,18 @@ class SideStore:
         except (OSError, sqlite3.Error):
             self._failed = True
         return self._db
+
+    def write(self, work) -> bool:
+        """``work(db)`` in one write transaction; False when the store cannot be used or the
+        write failed (a cache: nothing is lost but time)."""
+        with self._lock:
+            db = self.connection()
+            if db is None:
+                return False
+            try:
+                with db:
+                    db.execute("BEGIN")
+                    work(db)
+            except sqlite3.Error:
+                return False
+        return True

@@ -18,6 +18,7 @@ from ..index.libraries import Libraries, LibraryPlace, WithLibraries, is_library
 from ..nesting import nesting
 from ..resolve.resolver import MEMBER_OWNER_KINDS, Resolver, Symbol
 from ..workspace import Workspace, is_test_file
+from .kept_answers import AnswerStore
 
 __all__ = ["QueryContext", "validate_symbol", "validate_position", "whole_number", "validate_flag", "validate_length", "MODES"]
 
@@ -101,6 +102,7 @@ class QueryLock:
 
 # Tracked objects an answer leaves alive beyond which they are frozen (a few files' facts are not).
 _FREEZE_AFTER = 100_000
+_NOT_OPENED = object()
 
 
 class QueryContext:
@@ -115,6 +117,15 @@ class QueryContext:
         self._resolver: Resolver | None = None
         self._generation = -1
         self.lock = QueryLock()
+        self._answer_store = _NOT_OPENED
+
+    @property
+    def answer_store(self) -> AnswerStore | None:
+        """Where slow answers are kept for later generations and processes (kept_answers.py);
+        None when the index has no store file."""
+        if self._answer_store is _NOT_OPENED:
+            self._answer_store = AnswerStore.beside(self.index, self.libraries)
+        return self._answer_store
 
     def fresh(self) -> Resolver:
         self.index.refresh()

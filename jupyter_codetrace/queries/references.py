@@ -6,6 +6,8 @@ is resolved, and kept only when it resolves to the same definition: precision ov
 
 from __future__ import annotations
 
+import json
+import time
 from collections import OrderedDict
 
 from ..errors import InvalidRequest
@@ -13,12 +15,16 @@ from ..resolve.resolver import CLASS_KINDS, Symbol
 from ..results import Location, Reference, ReferencesResult
 from .context import QueryContext, validate_flag, validate_position, validate_symbol
 from .definition import _CALLABLE, _declaration, _implementation, binding_at, locate
+from .kept_answers import dependencies_of, still_holds
 
 __all__ = ["find_references", "references_to"]
 
 _CONTEXT_CHARS = 160
 _VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "enum_member"})
 _KEPT_REFERENCES = 100_000   # references in the answers kept for a repeated question (~30 MB)
+# An answer that took longer than this to work out is stored for later generations and processes
+# (kept_answers.py); a quicker one is cheaper to work out again than to check and read back.
+KEEP_AFTER_SECONDS = 0.02
 
 
 def find_references(ctx: QueryContext, symbol, file, line, column=None, include_declaration=False,
@@ -84,7 +90,7 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
     key = (target, include_declaration, frozenset(also))
     answer = answers.get(key)
     if answer is None:
-        answer = answers[key] = _references_to(ctx, target, include_declaration, also)
+        answer = answers[key] = _kept_or_worked_out(ctx, target, include_declaration, also)
         kept = sum(len(a[1]) for a in answers.values())
         while kept > _KEPT_REFERENCES and len(answers) > 1:  # the least recently asked go first
             kept -= len(answers.popitem(last=False)[1][1])
@@ -92,6 +98,44 @@ def references_to(ctx: QueryContext, target: Symbol, symbol: str, include_declar
         answers.move_to_end(key)
     definition, ordered, re_exports = answer
     return ReferencesResult("found", symbol, None, (), definition, ordered, tuple(dict(e) for e in re_exports))
+
+
+def _kept_or_worked_out(ctx: QueryContext, target: Symbol, include_declaration: bool, also: set[Symbol]) -> tuple:
+    """The answer an earlier generation or process stored, if what it was worked out from is
+    unchanged; else the answer worked out now (and stored, when that took a while)."""
+    store = ctx.answer_store
+    key = ("references", target.path, target.index, include_declaration,
+           tuple(sorted((s.path, s.index) for s in also)))
+    kept = store.load(key) if store is not None else None
+    if kept is not None and still_holds(ctx, kept[0]):
+        try:
+            return _answer_from_rows(kept[1])
+        except (TypeError, ValueError):
+            pass   # a row of another shape: worked out again, and replaced
+    started = time.perf_counter()
+    with ctx.resolver.recording() as read:
+        answer = _references_to(ctx, target, include_declaration, also)
+    if store is not None and time.perf_counter() - started >= KEEP_AFTER_SECONDS:
+        store.save(key, dependencies_of(ctx, read), _answer_to_rows(answer))
+    return answer
+
+
+def _answer_to_rows(answer: tuple) -> tuple:
+    definition, ordered, re_exports = answer
+    library = json.dumps(definition.library, sort_keys=True) if definition.library is not None else None
+    return ((definition.file, definition.line, definition.column, definition.kind, definition.name,
+             definition.cell, library),
+            tuple((r.file, r.line, r.column, r.usage, r.test, r.context, r.resolution, r.cell) for r in ordered),
+            tuple((e["file"], e["exported_as"], e["from"], e["line"]) for e in re_exports))
+
+
+def _answer_from_rows(rows) -> tuple:
+    (file, line, column, kind, name, cell, library), ordered, re_exports = rows
+    if any(len(row) != 8 for row in ordered) or any(len(row) != 4 for row in re_exports):
+        raise ValueError("answer rows of another shape")
+    definition = Location(file, line, column, kind, name, cell, json.loads(library) if library is not None else None)
+    return definition, tuple(Reference(*row) for row in ordered), tuple(
+        {"file": f, "exported_as": a, "from": m, "line": n} for f, a, m, n in re_exports)
 
 
 def _references_to(ctx: QueryContext, target: Symbol, include_declaration: bool, also: set[Symbol]) -> tuple:
@@ -118,7 +162,11 @@ def _references_to(ctx: QueryContext, target: Symbol, include_declaration: bool,
             candidates = own
         else:
             # "*": the files with an `export *` (a barrel may re-export the name without naming it)
-            barrels = ctx.index.used_in.get("*", set()) if current != "default" else set()
+            resolver.note_name(current)   # a file that starts naming it may use it
+            barrels = set()
+            if current != "default":
+                resolver.note_name("*")
+                barrels = ctx.index.used_in.get("*", set())
             candidates = set(ctx.index.used_in.get(current, ())) | barrels | own
         for path in sorted(candidates):
             for alias in _uses_in_file(ctx, path, current, members, target, found, re_exports):
@@ -374,13 +422,15 @@ def _subclasses(resolver, base: Symbol) -> list[Symbol]:
 
 
 def _outside_base_siblings(resolver, top: Symbol, limit: int) -> list[Symbol]:
-    """Project classes that extend the same type from outside the project as ``top`` does.
-    Once per generation: every member of ``top`` asks again, and a common outside base (Python's
-    ``object``) is extended in hundreds of files."""
+    """Project classes that extend the same type from outside the project as ``top`` does. Kept
+    with what it read: every member of ``top`` asks again, and a common outside base (Python's
+    ``Exception``) is extended in hundreds of files."""
     key = ("references.outside_siblings", top, limit)
-    found = resolver.memo.get(key)
+    found = resolver.recall(key)
     if found is None:
-        found = resolver.memo[key] = _find_outside_base_siblings(resolver, top, limit)
+        with resolver.recording() as read:
+            found = _find_outside_base_siblings(resolver, top, limit)
+        resolver.remember(key, found, read)
     return list(found)
 
 
@@ -397,6 +447,7 @@ def _find_outside_base_siblings(resolver, top: Symbol, limit: int) -> list[Symbo
                 names.add(refs[token[1]].name)
     siblings: list[Symbol] = []
     for name in sorted(names):
+        resolver.note_name(name)   # a file that starts naming it may extend it
         for path in sorted(resolver.index.used_in.get(name, ())):
             other = resolver.view(path)
             if other is None:

@@ -30,6 +30,7 @@ def _answer(project, target: Symbol) -> dict:
     with ctx.lock:
         ctx.fresh()
         ctx.resolver.memo.pop(("references.answers",), None)  # computed, not reused
+        ctx._answer_store = None   # nor served from what an earlier computation kept
         return references.references_to(ctx, target, "name", include_declaration=True).to_dict()
 
 
