@@ -86,7 +86,7 @@ class MemberLookup:
         """Members defined outside the type's body: C++ `Foo::bar() {}`, Go methods with a
         `Foo` receiver, Rust `impl Foo { … }` blocks. Found through the files naming Foo."""
         d = self.definition(cls)
-        if d is None:
+        if d is None or not self._extensible(cls):
             return {}
         self._note(f"*name:{d.name}")  # any file naming the type may add members to it
         cached = self._extensions.get(d.name, {}).get(cls)
@@ -125,6 +125,15 @@ class MemberLookup:
                         found.setdefault(member, Symbol(path, indices[0]))
                 else:
                     found.setdefault(defs[i].name, Symbol(path, i))
+
+    def _extensible(self, cls: Symbol) -> bool:
+        """Whether members of the type may be defined outside its body: in its language (C++,
+        Go, Rust), or by a TypeScript module augmentation. A Python or Java class's are all in its
+        body, and no other file's change can add one (nothing is looked up, no name is noted)."""
+        view = self.view(cls.path)
+        language = view.facts.language if view is not None else None
+        spec = spec_of(language)
+        return spec is None or spec.members_outside_types or language in ("typescript", "tsx", "javascript")
 
     def _may_hold_outside_members(self, path: str) -> bool:
         spec = spec_of(self.index.language_of(path)) if not self.is_library(path) else None

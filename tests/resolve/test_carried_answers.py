@@ -11,6 +11,7 @@ import time
 import pytest
 
 from jupyter_codetrace import Project
+from jupyter_codetrace.resolve.base import Symbol
 
 _COMMENT = {".py": "#", ".ex": "#", ".exs": "#"}
 
@@ -177,3 +178,37 @@ def test_what_the_reads_index_holds_does_not_grow_with_saves(copy_fixture, tmp_p
             live = sum(map(len, resolver._read_sets))
             assert (resolver._listed, resolver._live) == (listed, live)
             assert listed <= 2 * live + 1024, (n, listed, live)
+
+
+def test_a_file_naming_a_python_class_keeps_the_answers_through_its_members(tmp_path):
+    """A Python class's members are all in its body (no other file can add one, as a C++ file can
+    define `Foo::bar`): a file that starts naming the class changes no answer reached through
+    its members, which are kept; in C++ the same change may add a member, and they are not."""
+    (tmp_path / "shop.py").write_text("class Cart:\n    def total(self):\n        return 0\n", encoding="utf-8")
+    (tmp_path / "use.py").write_text("from shop import Cart\n\nCart().total()\nCart().discount()\n", encoding="utf-8")
+    (tmp_path / "other.py").write_text("x = 1\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        before = project._context.fresh()
+        refs = before.view("use.py").facts.references
+        total = ("use.py", next(i for i, r in enumerate(refs) if r.name == "total"))
+        found = before.resolve_reference(*total)
+        assert found.status == "found" and found.target.path == "shop.py"
+        # a member the class does not have: looked for beyond its body, in vain
+        missing = ("use.py", next(i for i, r in enumerate(refs) if r.name == "discount"))
+        unknown = before.resolve_reference(*missing)
+        assert unknown.status != "found" and "*name:Cart" not in before._reads[missing]
+        _write(tmp_path / "other.py", "from shop import Cart\n\nCart\n")
+        after = project._context.fresh()
+        assert after is not before
+        assert after._resolved.get(total) is found and after._resolved.get(missing) is unknown
+    cpp = tmp_path / "cpp"
+    cpp.mkdir()
+    (cpp / "cart.hpp").write_text("class Cart {\npublic:\n    int total();\n};\n", encoding="utf-8")
+    (cpp / "use.cpp").write_text('#include "cart.hpp"\n\nint f(Cart c) { return c.total(); }\n', encoding="utf-8")
+    with Project(cpp, cache_dir=tmp_path / ".cache-cpp") as project:
+        resolver = project._context.fresh()
+        cart = Symbol("cart.hpp", next(i for i, d in enumerate(resolver.view("cart.hpp").facts.definitions)
+                                       if d.name == "Cart"))
+        with resolver.recording() as read:
+            resolver.extension_members(cart)
+        assert "*name:Cart" in read   # a file naming Cart may define `int Cart::more() {…}`
