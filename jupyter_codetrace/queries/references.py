@@ -22,9 +22,12 @@ __all__ = ["find_references", "references_to"]
 _CONTEXT_CHARS = 160
 _VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "enum_member"})
 _KEPT_REFERENCES = 100_000   # references in the answers kept for a repeated question (~30 MB)
-# An answer that took longer than this to work out is stored for later generations and processes
-# (kept_answers.py); a quicker one is cheaper to work out again than to check and read back.
+# An answer that took longer than this to work out, or read more files than this (quick here only
+# because earlier answers of this process had read them: seconds in a new one), is stored for
+# later generations and processes (kept_answers.py); another is cheaper to work out again than
+# to check and read back.
 KEEP_AFTER_SECONDS = 0.02
+KEEP_FROM_FILES = 16
 
 
 def find_references(ctx: QueryContext, symbol, file, line, column=None, include_declaration=False,
@@ -115,7 +118,8 @@ def _kept_or_worked_out(ctx: QueryContext, target: Symbol, include_declaration: 
     started = time.perf_counter()
     with ctx.resolver.recording() as read:
         answer = _references_to(ctx, target, include_declaration, also)
-    if store is not None and time.perf_counter() - started >= KEEP_AFTER_SECONDS:
+    if store is not None and (time.perf_counter() - started >= KEEP_AFTER_SECONDS
+                              or sum(not what.startswith("*") for what in read) >= KEEP_FROM_FILES):
         store.save(key, dependencies_of(ctx, read), _answer_to_rows(answer))
     return answer
 
