@@ -17,17 +17,8 @@ import os
 import posixpath
 import re
 import stat
-import subprocess
 from pathlib import Path
 from typing import NamedTuple, Sequence
-
-from pathspec import GitIgnoreSpec
-from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
-
-try:  # The regex group pathspec uses for "matched a folder above the path" (private name).
-    from pathspec.patterns.gitignore.spec import _DIR_MARK
-except ImportError:  # pragma: no cover - older/newer pathspec: its current value
-    _DIR_MARK = "ps_d"
 
 from .errors import InvalidRequest
 
@@ -448,7 +439,12 @@ class IgnoreRules:
     """
 
     def __init__(self, lines: Sequence[str]):
+        # imported here, as in _valid_pattern: a root without ignore patterns never needs
+        # pathspec (~15 ms of a process's start)
+        from pathspec import GitIgnoreSpec
+
         self.spec: GitIgnoreSpec = GitIgnoreSpec.from_lines(lines)
+        self._dir_mark = _dir_mark()
         self._reversed = [pattern for pattern in reversed(self.spec.patterns)
                           if pattern.include is not None]
         file_names: set[str] = set()
@@ -547,7 +543,7 @@ class IgnoreRules:
             match = getattr(result, "match", None)
             if match is not None:
                 try:
-                    mark = match.start(_DIR_MARK)
+                    mark = match.start(self._dir_mark)
                 except (IndexError, re.error):
                     mark = -1
                 if mark != -1 and mark != last:
@@ -676,6 +672,8 @@ def _global_excludes_file(top: str) -> str | None:
     Asks ``git config`` when git is installed (it knows about includes and every config
     file); otherwise, or when it fails, reads the usual config files directly.
     """
+    import subprocess   # here: most processes never start one (~5 ms of a CLI call's start)
+
     value: str | None = None
     try:
         done = subprocess.run(["git", "config", "--path", "--get", "core.excludesFile"],
@@ -728,9 +726,20 @@ def _excludes_file_from_config(top: str) -> str | None:
     return value
 
 
+def _dir_mark() -> str:
+    """The regex group pathspec uses for "matched a folder above the path" (a private name)."""
+    try:
+        from pathspec.patterns.gitignore.spec import _DIR_MARK
+    except ImportError:  # pragma: no cover - older/newer pathspec: its current value
+        return "ps_d"
+    return _DIR_MARK
+
+
 def _valid_pattern(line: str) -> bool:
     """Whether pathspec accepts ``line`` as a gitignore pattern (``!`` or a trailing ``\\``
     alone are not); git skips such lines, so we drop them instead of failing."""
+    from pathspec.patterns.gitignore.spec import GitIgnoreSpecPattern
+
     try:
         GitIgnoreSpecPattern(line)
     except ValueError:

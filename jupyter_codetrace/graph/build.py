@@ -14,7 +14,6 @@ resolutions read it (the resolver records what each resolution looked at).
 from __future__ import annotations
 
 import atexit
-import hashlib
 import marshal
 import os
 import signal
@@ -23,6 +22,7 @@ import warnings
 import weakref
 from dataclasses import dataclass, field
 
+from ..hashing import blake2b
 from ..index.encoding import decode, encode, freeze_long_lived, gc_paused
 from ..languages import spec_of
 from ..nesting import qualifier_names
@@ -633,7 +633,7 @@ def _interface(resolver: Resolver, path: str) -> int:
     # a hash that is the same in every process (str hashes are not): parts are kept across them
     # (marshal's version 2 writes no back-references: equal parts give equal bytes, whatever
     # objects they share; twice as fast as repr)
-    digest = hashlib.blake2b(marshal.dumps(parts, 2), digest_size=8).digest()
+    digest = blake2b(marshal.dumps(parts, 2), digest_size=8).digest()
     found = resolver.kept[("interface", path)] = int.from_bytes(digest, "big")
     return found
 

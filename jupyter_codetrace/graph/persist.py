@@ -23,11 +23,11 @@ written, the graph is simply built in each process.
 from __future__ import annotations
 
 import functools
-import hashlib
 import sqlite3
 import zlib
 from pathlib import Path
 
+from ..hashing import blake2b
 from ..index.encoding import DecodeError, decode, encode, encode_chunks, gc_paused
 from ..index.side_store import SideStore, interpreter_file
 
@@ -46,7 +46,7 @@ def engine_version(extra: str = "") -> str:
 
 @functools.lru_cache(maxsize=None)
 def _engine_version(extra: str) -> str:
-    digest = hashlib.blake2b(digest_size=12)
+    digest = blake2b(digest_size=12)
     for name in _ENGINE_SOURCES:
         path = _PACKAGE / name
         files = sorted(path.rglob("*")) if path.is_dir() else [path]
@@ -59,7 +59,7 @@ def _engine_version(extra: str) -> str:
 
 
 def _checksum(path: str, digest: str, blob: bytes) -> bytes:
-    h = hashlib.blake2b(digest_size=12)
+    h = blake2b(digest_size=12)
     h.update(f"{path}\0{digest}\0".encode())
     h.update(blob)
     return h.digest()

@@ -7,7 +7,6 @@ Initial indexing runs extraction in a process pool on all cores and reports prog
 
 from __future__ import annotations
 
-import hashlib
 import os
 import threading
 import time
@@ -18,6 +17,7 @@ from typing import Callable
 
 from ..errors import CacheError
 from ..facts import FileFacts, Moves, line_moves
+from ..hashing import blake2b, sha1
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
 from ..workspace import VENDORED_DIRS, Workspace
@@ -25,8 +25,8 @@ from .discover import WALK_ONLY_NAMES, BinaryFile, discover, read_source, restat
 from .encoding import gc_paused
 from .extract import extract_file
 from .parsing import grammar_version, query_for
-from .watch import DirectoryWatcher
 from .store import INDEXER_VERSION, FileRecord, Store, cache_root, decode, encode
+from .watch import DirectoryWatcher
 
 __all__ = ["Index", "IndexStats", "Progress"]
 
@@ -74,7 +74,7 @@ def _language_for_path(path: str) -> str | None:
 
 
 def _index_version() -> str:
-    digest = hashlib.sha1()
+    digest = sha1()
     for scm in sorted(QUERY_DIR.glob("*.scm")):
         digest.update(scm.read_bytes())
     for module in sorted(QUERY_DIR.glob("*.py")):
@@ -279,7 +279,7 @@ def _extract_one(root: str, path: str, language: str, max_size: int, keep_facts:
         return path, None, _GONE
     except OSError as error:
         return path, None, f"unreadable: {error.strerror or error}"
-    digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+    digest = blake2b(data, digest_size=16).hexdigest()
     record = FileRecord(path, language, stat.st_size, stat.st_mtime_ns, digest)
     payload, problem = _extract_blobs(record, data, list(warnings))
     if payload is not None and not keep_facts:
@@ -753,7 +753,7 @@ class Index:
                     data, _ = read_source(self.workspace, source.path)
                 except (BinaryFile, OSError):
                     data = None
-                if data is not None and hashlib.blake2b(data, digest_size=16).hexdigest() == summary.record.digest:
+                if data is not None and blake2b(data, digest_size=16).hexdigest() == summary.record.digest:
                     summary.record.mtime_ns = source.mtime_ns
                     unchanged.append(summary.record)
                     continue
@@ -838,7 +838,7 @@ class Index:
         indexed = set()
         for path in sorted(self._overlay_pending):
             data, language = self._overlay[path]
-            digest = hashlib.blake2b(data, digest_size=16).hexdigest()
+            digest = blake2b(data, digest_size=16).hexdigest()
             # size -1: never equal to a file's stat, so the disk version is read again once cleared
             record = FileRecord(path, language, -1, 0, digest)
             payload, problem = _extract_blobs(record, data, [])

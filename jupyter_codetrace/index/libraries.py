@@ -20,8 +20,6 @@ import importlib.machinery
 import json
 import os
 import posixpath
-import shutil
-import subprocess
 import sys
 import sysconfig
 import threading
@@ -102,6 +100,8 @@ _ASK = ("import importlib.machinery as m, json, sys, sysconfig; p = sysconfig.ge
 
 def _ask_interpreter(python: str) -> _Interpreter:
     """Another interpreter's import path, asked once (``--python``, the ``python`` setting)."""
+    import subprocess   # here: only a project for another interpreter starts one
+
     try:
         done = subprocess.run([python, "-I", "-c", _ASK], capture_output=True, text=True, timeout=_ASK_TIMEOUT,
                               check=True)
@@ -117,6 +117,8 @@ class Libraries:
 
     def __init__(self, workspace, python: str | None = None, store: LibraryStore | None = None):
         if python is not None and not (os.path.isfile(python) and os.access(python, os.X_OK)):
+            import shutil
+
             found = shutil.which(python)
             if found is None:
                 raise InvalidRequest(f"python: {python!r} is not an executable interpreter", field="python")

@@ -12,18 +12,18 @@ simply parsed in each process (no error, no warning: it is only a cache).
 
 from __future__ import annotations
 
-import hashlib
 import sqlite3
 from pathlib import Path
 
 from ..facts import FileFacts
+from ..hashing import blake2b
 from .encoding import DecodeError, decode, encode, gc_paused
 from .side_store import SideStore
 
 __all__ = ["LibraryStore"]
 
 def _checksum(absolute: str, path: str, size: int, mtime_ns: int, blob: bytes) -> bytes:
-    h = hashlib.blake2b(digest_size=12)
+    h = blake2b(digest_size=12)
     h.update(f"{absolute}\0{path}\0{size}\0{mtime_ns}\0".encode())
     h.update(blob)
     return h.digest()

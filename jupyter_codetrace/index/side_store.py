@@ -4,13 +4,14 @@ work is then done in each process). Shared by the library facts store and the gr
 
 from __future__ import annotations
 
-import hashlib
 import os
 import sqlite3
 import sys
 import threading
 import weakref
 from pathlib import Path
+
+from ..hashing import blake2b
 
 __all__ = ["SideStore", "interpreter_file", "renew_after_fork"]
 
@@ -55,7 +56,7 @@ def interpreter_file(index, libraries, kind: str) -> Path | None:
     if path is None or getattr(store, "in_memory", False):
         return None
     roots = ";".join(f"{r.kind}:{r.path}" for r in libraries.python_roots()) if libraries is not None else ""
-    environment = hashlib.blake2b(f"{sys.version}|{roots}".encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
+    environment = blake2b(f"{sys.version}|{roots}".encode("utf-8", "surrogatepass"), digest_size=6).hexdigest()
     folder = Path(path).parent
     file = folder / f"{kind}-{environment}.sqlite"
     _forget_old_files(folder, kind, file)

@@ -12,8 +12,6 @@ cache file someone else wrote cannot run code.
 from __future__ import annotations
 
 import contextlib
-import hashlib
-import logging
 import os
 import sqlite3
 from dataclasses import dataclass
@@ -21,6 +19,7 @@ from pathlib import Path
 
 from ..errors import CacheError
 from ..facts import FileFacts
+from ..hashing import blake2b, sha1
 from .encoding import DecodeError, decode, encode, gc_paused
 from .side_store import keep_inherited, renew_after_fork
 
@@ -33,8 +32,6 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # 5: a file's references are one encoded array inside its blob (decoded when first read).
 # 7: a summary's name sets are a blob of their own inside its names blob (decoded when first read).
 INDEXER_VERSION = "7"
-
-log = logging.getLogger("jupyter_codetrace")
 
 
 def cache_root() -> Path:
@@ -70,7 +67,7 @@ CREATE TABLE IF NOT EXISTS files (
 def checksum(path: str, language: str, digest: str, blob: bytes) -> bytes:
     """What a row's blob is checked against on loading: its file's path, language and content
     digest with the blob, so a blob stored under another file's name does not pass."""
-    h = hashlib.blake2b(digest_size=12)
+    h = blake2b(digest_size=12)
     h.update(f"{path}\0{language}\0{digest}\0".encode())
     h.update(blob)
     return h.digest()
@@ -92,7 +89,7 @@ class Store:
 
     def __init__(self, root: Path, version: str, directory: Path | None = None):
         directory = directory or cache_root()
-        key = hashlib.sha1(str(root).encode()).hexdigest()[:16]
+        key = sha1(str(root).encode()).hexdigest()[:16]
         self.path = directory / f"{root.name or 'root'}-{key}" / "index.sqlite"
         self.version = version
         self.root = str(root)
@@ -237,7 +234,9 @@ class Store:
         reason = getattr(error, "strerror", None) or str(error)
         message = (f"cache {self.path} unusable ({type(error).__name__}: {reason}): using an in-memory index"
                    + (" (copied from the read-only cache)" if copied else "") + " for this session")
-        log.warning("jupyter_codetrace: %s", message)
+        import logging   # here: a store that is discarded is rare, and logging costs ~5 ms of a start
+
+        logging.getLogger("jupyter_codetrace").warning("jupyter_codetrace: %s", message)
         self._note(message)
         return db
 

@@ -13,11 +13,6 @@ from __future__ import annotations
 import posixpath
 import sys
 
-if sys.version_info >= (3, 11):
-    import tomllib
-else:  # pragma: no cover - Python 3.10: the same parser, as a package
-    import tomli as tomllib
-
 from .spec import LanguageSpec, ModuleContext
 
 __all__ = ["SPEC", "resolve_path", "module_folder", "crate_root"]
@@ -112,6 +107,10 @@ def crate_name(cargo_toml: str | None) -> str | None:
     name`` with ``-`` as ``_`` (Cargo's rule); None for a workspace-only or unreadable manifest."""
     if not cargo_toml:
         return None
+    if sys.version_info >= (3, 11):   # imported here: only a Rust project reads a manifest
+        import tomllib
+    else:  # pragma: no cover - Python 3.10: the same parser, as a package
+        import tomli as tomllib
     try:
         manifest = tomllib.loads(cargo_toml)
     except (tomllib.TOMLDecodeError, ValueError):

@@ -18,13 +18,13 @@ decoding, or whose key is not the one asked, is ignored. Nothing here is trusted
 from __future__ import annotations
 
 import functools
-import hashlib
 import os
 import sqlite3
 import time
 from pathlib import Path
 
 from ..graph.persist import engine_version
+from ..hashing import blake2b
 from ..index.encoding import DecodeError, decode, encode
 from ..index.side_store import SideStore, interpreter_file
 
@@ -39,7 +39,7 @@ _KEPT_ROWS = 2000   # answers kept per store; the least recently stored beyond g
 
 @functools.lru_cache(maxsize=None)
 def answers_version() -> str:
-    digest = hashlib.blake2b(digest_size=12)
+    digest = blake2b(digest_size=12)
     for name in _ANSWER_SOURCES:
         digest.update(name.encode())
         digest.update((_PACKAGE / name).read_bytes())
@@ -78,7 +78,7 @@ def listing_digest(ctx) -> str:
     memo = ctx.resolver.memo
     found = memo.get(("answers.listing",))
     if found is None:
-        digest = hashlib.blake2b(digest_size=12)
+        digest = blake2b(digest_size=12)
         for path in ctx.index.files():
             digest.update(path.encode("utf-8", "surrogatepass"))
             digest.update(b"\0")
@@ -91,7 +91,7 @@ def project_digest(ctx) -> str:
     memo = ctx.resolver.memo
     found = memo.get(("answers.project",))
     if found is None:
-        digest = hashlib.blake2b(digest_size=12)
+        digest = blake2b(digest_size=12)
         for path, content in sorted(ctx.index.digests().items()):
             digest.update(f"{path}\0{content}\0".encode("utf-8", "surrogatepass"))
         found = memo[("answers.project",)] = digest.hexdigest()
@@ -112,7 +112,7 @@ def libraries_digest(ctx) -> str:
                                           if entry.name.startswith("@") and entry.is_dir())
         except OSError:
             pass
-        digest = hashlib.blake2b(digest_size=12)
+        digest = blake2b(digest_size=12)
         for folder in folders:
             try:
                 stamp = os.stat(folder).st_mtime_ns
@@ -129,7 +129,7 @@ def names_digest(ctx, name: str) -> str:
     does)."""
     index = ctx.index
     paths = set(index.defined_in.get(name, ())) | set(index.used_in.get(name, ()))
-    digest = hashlib.blake2b(digest_size=12)
+    digest = blake2b(digest_size=12)
     for path in sorted(paths):
         digest.update(f"{path}\0{index.digest(path)}\0".encode("utf-8", "surrogatepass"))
     return digest.hexdigest()
@@ -164,7 +164,7 @@ def still_holds(ctx, dependencies: Dependencies) -> bool:
 
 
 def _checksum(key: bytes, blob: bytes) -> bytes:
-    h = hashlib.blake2b(digest_size=12)
+    h = blake2b(digest_size=12)
     h.update(key)
     h.update(b"\0")
     h.update(blob)
@@ -215,4 +215,4 @@ class AnswerStore(SideStore):
 
 
 def _packed_key(key: tuple) -> bytes:
-    return hashlib.blake2b(encode(key, compress=False), digest_size=16).digest()
+    return blake2b(encode(key, compress=False), digest_size=16).digest()
