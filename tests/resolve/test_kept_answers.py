@@ -264,3 +264,18 @@ def test_random_edits_kept_answers_equal_a_fresh_start(tmp_path, keep_every_answ
             fresh = _fresh_answers(root, tmp_path / f"fresh{step}", targets)
             assert living_answers == fresh, (step, kind)
             assert restarted_answers == fresh, (step, kind)
+
+
+def test_a_store_that_is_not_a_database_costs_only_time(tmp_path, keep_every_answer):
+    _write(tmp_path / "p", FILES)
+    root = tmp_path / "p"
+    targets = _targets(root)
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        before = _answers(first, targets)
+        file = first._context.answer_store.file
+    for suffix in ("-wal", "-shm"):
+        Path(f"{file}{suffix}").unlink(missing_ok=True)
+    file.write_bytes(b"this is not SQLite\n" * 100)
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        assert _answers(second, targets) == before
+        assert second._context.answer_store.connection() is None
