@@ -103,39 +103,56 @@ class SideStore:
         self._db = None   # opened again on first use
 
     def connection(self) -> sqlite3.Connection | None:
-        """The open database, or None when the cache cannot be used. Call with ``_lock`` held."""
+        """The open database, or None when the cache cannot be used. Call with ``_lock`` held.
+        A file that is not a database (damaged, or something else's) is replaced by a new one."""
         if self._db is not None or self._failed:
             return self._db
         try:
-            self.file.parent.mkdir(parents=True, exist_ok=True)
-            db = sqlite3.connect(str(self.file), timeout=10, check_same_thread=False, isolation_level=None)
+            self._db = self._open()
+        except sqlite3.OperationalError:   # locked past the timeout, unwritable, …: given up
+            self._failed = True
+        except sqlite3.DatabaseError:      # "file is not a database", "malformed"
+            try:
+                for suffix in ("", "-wal", "-shm"):
+                    Path(f"{self.file}{suffix}").unlink(missing_ok=True)
+                self._db = self._open()
+            except (OSError, sqlite3.Error):
+                self._failed = True
+        except OSError:
+            self._failed = True
+        return self._db
+
+    def _open(self) -> sqlite3.Connection:
+        self.file.parent.mkdir(parents=True, exist_ok=True)
+        db = sqlite3.connect(str(self.file), timeout=10, check_same_thread=False, isolation_level=None)
+        try:
             db.execute("PRAGMA journal_mode=WAL")
             # a cache: a commit need not reach the disk before the answer (in WAL mode the file
             # stays whole after a crash; a lost row is made again). Each save's fsync was 50-90 ms.
             db.execute("PRAGMA synchronous=NORMAL")
             db.execute("BEGIN IMMEDIATE")  # one process makes or empties the tables at a time
-            try:
-                db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
-                for table in self.DROPPED_TABLES:
-                    db.execute(f"DROP TABLE IF EXISTS {table}")
-                tables = ((self.TABLE, self.COLUMNS),) + self.MORE_TABLES
-                for table, columns in tables:
-                    db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
-                version = self._version() if callable(self._version) else self._version
-                row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
-                if row is None or row[0] != version:
-                    for table, _columns in tables:
-                        db.execute(f"DELETE FROM {table}")
-                    db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (version,))
-                db.execute("COMMIT")
-            except BaseException:
-                db.execute("ROLLBACK")
-                db.close()
-                raise
-            self._db = db
-        except (OSError, sqlite3.Error):
-            self._failed = True
-        return self._db
+        except BaseException:
+            db.close()
+            raise
+        try:
+            db.execute("CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL)")
+            for table in self.DROPPED_TABLES:
+                db.execute(f"DROP TABLE IF EXISTS {table}")
+            tables = ((self.TABLE, self.COLUMNS),) + self.MORE_TABLES
+            for table, columns in tables:
+                db.execute(f"CREATE TABLE IF NOT EXISTS {table} ({columns})")
+            version = self._version() if callable(self._version) else self._version
+            row = db.execute("SELECT value FROM meta WHERE key = 'version'").fetchone()
+            if row is None or row[0] != version:
+                for table, _columns in tables:
+                    db.execute(f"DELETE FROM {table}")
+                db.execute("INSERT OR REPLACE INTO meta VALUES ('version', ?)", (version,))
+            db.execute("COMMIT")
+        except BaseException:
+            db.execute("ROLLBACK")
+            db.close()
+            raise
+        return db
 
     def write(self, work) -> bool:
         """``work(db)`` in one write transaction; False when the store cannot be used or the
