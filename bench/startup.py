@@ -25,11 +25,15 @@ Bytecode: this machine's environment sets PYTHONDONTWRITEBYTECODE, so every star
 the package from source (~60 ms) where an installed package has its .pyc. By default the
 measured processes write and read bytecode under a prefix in the bench cache
 (PYTHONPYCACHEPREFIX; an untimed run first); --no-bytecode measures with the environment as is.
---source DIR measures another copy of the package (e.g. ``git archive`` of an older commit).
+--source DIR measures another copy of the package (e.g. ``git archive`` of an older commit);
+--against DIR measures a second copy beside it, each of its import, restart and cli runs right
+after or before one of this copy's (alternating), so that a machine whose speed drifts from one
+minute to the next weighs on both alike: compare ``restart`` with ``restart_against``.
 
     python bench/startup.py                     # everything, 7 runs each (~1.5 min)
     python bench/startup.py --only restart,cli --runs 11
     python bench/startup.py --source /tmp/old   # the package in /tmp/old/jupyter_codetrace
+    python bench/startup.py --only import,restart,cli --runs 20 --against /tmp/old
 
 Prints a table, then one JSON line (also bench/results/startup.json).
 """
@@ -120,9 +124,19 @@ def _summary(runs: list[dict]) -> dict:
             "runs": len(runs)}
 
 
-def _repeat(runs: int, command: list[str], env: dict, expect: str | None = None) -> dict:
+def _repeat(runs: int, command: list[str], env: dict, expect: str | None = None, against: dict | None = None):
+    """``runs`` timed processes (after an untimed one); with ``against`` (the environment of
+    another copy of the package), as many of that copy, alternating run by run so that the
+    machine's drift weighs on both alike: then (this copy's summary, the other's)."""
     _spawn(command, env, expect)   # untimed: bytecode written, page cache warm
-    return _summary([_spawn(command, env, expect) for _ in range(runs)])
+    if against is None:
+        return _summary([_spawn(command, env, expect) for _ in range(runs)])
+    _spawn(command, against, expect)
+    mine, theirs = [], []
+    for i in range(runs):
+        for which in ((env, mine), (against, theirs)) if i % 2 == 0 else ((against, theirs), (env, mine)):
+            which[1].append(_spawn(command, which[0], expect))
+    return _summary(mine), _summary(theirs)
 
 
 # --------------------------------------------------------------------------- MCP
@@ -216,6 +230,9 @@ def main(argv: list[str] | None = None) -> int:
                         help="comma-separated figures (default: all)")
     parser.add_argument("--source", default=None,
                         help="a folder holding the jupyter_codetrace package to measure (default: this checkout)")
+    parser.add_argument("--against", default=None,
+                        help="another folder holding the package: the import, restart and cli figures alternate "
+                             "its runs with this copy's (reported as <figure>_against)")
     parser.add_argument("--no-bytecode", action="store_true",
                         help="keep the environment's bytecode setting (here: compile from source every start)")
     parser.add_argument("--json", action="store_true", help="print only the JSON line")
@@ -225,17 +242,33 @@ def main(argv: list[str] | None = None) -> int:
     python = sys.executable
     env = dict(os.environ)
     source = Path(args.source).resolve() if args.source else REPO
-    env["PYTHONPATH"] = os.pathsep.join([str(source)] + ([env["PYTHONPATH"]] if env.get("PYTHONPATH") else []))
+    base = dict(env)
     if not args.no_bytecode:
-        env.pop("PYTHONDONTWRITEBYTECODE", None)
-        env["PYTHONPYCACHEPREFIX"] = str(cache_dir() / "startup-pycache")
-    # one store per measured copy: copies of different engine versions would rebuild a shared one
-    store = cache_dir() / "startup-store" / hashlib.sha1(str(source).encode()).hexdigest()[:12]
-    env["CODETRACE_CACHE_DIR"] = str(store)
+        base.pop("PYTHONDONTWRITEBYTECODE", None)
+        base["PYTHONPYCACHEPREFIX"] = str(cache_dir() / "startup-pycache")
+
+    def copy_env(folder: Path) -> dict:
+        copy = dict(base)
+        copy["PYTHONPATH"] = os.pathsep.join([str(folder)] + ([base["PYTHONPATH"]] if base.get("PYTHONPATH") else []))
+        # one store per measured copy: copies of different engine versions would rebuild a shared one
+        copy["CODETRACE_CACHE_DIR"] = str(cache_dir() / "startup-store" / hashlib.sha1(str(folder).encode()).hexdigest()[:12])
+        return copy
+
+    env = copy_env(source)
+    store = env["CODETRACE_CACHE_DIR"]
+    against = copy_env(Path(args.against).resolve()) if args.against else None
+
+    def put(name: str, measured) -> None:
+        if isinstance(measured, tuple):
+            res[name], res[f"{name}_against"] = measured
+        else:
+            res[name] = measured
     script = Path(python).with_name("codetrace")
     cli = [str(script)] if script.exists() else [python, "-m", "jupyter_codetrace.cli"]
 
     res: dict = {"source": str(source), "bytecode": not args.no_bytecode, "runs": args.runs}
+    if args.against:
+        res["against"] = str(Path(args.against).resolve())
     if only & {"floor", "restart", "cli", "mcp", "magics", "import"}:
         log("[floor] python -c pass / import tree_sitter / import mcp.server.mcpserver")
         # cheap, and the unit of every ratio: three times the runs
@@ -245,21 +278,24 @@ def main(argv: list[str] | None = None) -> int:
         res["floor_mcp_sdk"] = _repeat(args.runs, [python, "-c", "import mcp.server.mcpserver"], env)
     if "import" in only:
         log("[import] from jupyter_codetrace import Project")
-        res["import_project"] = _repeat(args.runs, [python, "-c", "from jupyter_codetrace import Project; Project"], env)
+        put("import_project", _repeat(args.runs, [python, "-c", "from jupyter_codetrace import Project; Project"], env,
+                                      against=against))
     if only & {"restart", "cli"}:
         root, _ = ensure_stdlib_corpus(False)
         symbol, file, line, column = RESTART_QUERY
         restart = [python, "-c", _RESTART_CODE, str(root), symbol, file, str(line), str(column)]
         log(f"[restart] warming the index of {root} under {store} (untimed; once per engine version)")
         _spawn(restart, env, RESTART_EXPECT)
+        if against is not None:
+            _spawn(restart, against, RESTART_EXPECT)
         res["query"] = {"root": str(root), "symbol": symbol, "file": file, "line": line, "column": column}
         if "restart" in only:
             log("[restart] Project(root).find_definition in a new process")
-            res["restart"] = _repeat(args.runs, restart, env, RESTART_EXPECT)
+            put("restart", _repeat(args.runs, restart, env, RESTART_EXPECT, against))
         if "cli" in only:
             log(f"[cli] {' '.join(cli)} --root ROOT def {file}:{line}:{column} {symbol}")
-            res["cli"] = _repeat(args.runs, cli + ["--root", str(root), "def", f"{file}:{line}:{column}", symbol],
-                                 env, RESTART_EXPECT)
+            put("cli", _repeat(args.runs, cli + ["--root", str(root), "def", f"{file}:{line}:{column}", symbol],
+                               env, RESTART_EXPECT, against))
     if "mcp" in only:
         command = cli + ["mcp", "--root", str(MCP_ROOT)]
         for cold in (False, True):
@@ -285,7 +321,8 @@ def _table(res: dict) -> None:
     floor = res.get("floor_tree_sitter")
     sdk = res.get("floor_mcp_sdk")
     print(f"\nstart-up of {res['source']}/jupyter_codetrace ({'bytecode cached' if res['bytecode'] else 'no bytecode'}), "
-          f"min [median] of {res['runs']} runs; CPU = all processes")
+          f"min [median] of {res['runs']} runs; CPU = all processes"
+          + (f"; *_against: {res['against']}/jupyter_codetrace, run by run alternately" if res.get("against") else ""))
     print(f"{'figure':<34} {'wall s':>15} {'CPU s':>15} {'x ts floor':>11} {'bar':>6}")
     for key, value in res.items():
         if not isinstance(value, dict) or "wall_min" not in value:

@@ -61,7 +61,7 @@ class Project:
             return self._index.refresh(progress, report=True)
 
     def compile_queries(self) -> None:
-        """Compile the parsing queries of the project's languages now (up to ~0.25 s each), so
+        """Compile the parsing queries of the project's languages now (0.15-0.9 s each), so
         that the first file saved in this process is answered as fast as the next: for a
         long-lived process, once its index is ready (the server does it)."""
         self._index.compile_queries()

@@ -596,7 +596,7 @@ class Index:
         return summary.record.digest if summary is not None else None
 
     def compile_queries(self) -> None:
-        """Compile the tree-sitter queries of the languages indexed now (0.1-0.25 s each, once
+        """Compile the tree-sitter queries of the languages indexed now (0.15-0.9 s each, once
         per process; what a process whose index came from the store has not done yet). A
         long-lived process calls it when idle, so that its first save is answered as fast as the
         next. It holds the interpreter meanwhile: never on a path that answers."""

@@ -72,3 +72,28 @@ def test_a_repeated_question_is_answered_again_after_an_edit(tmp_path):
         again = project.find_references("helper", "lib.py", 1, 5).to_dict()
     assert [r["line"] for r in first["references"] if r["usage"] == "call"] == [3]
     assert [r["line"] for r in again["references"] if r["usage"] == "call"] == [3, 4]
+
+
+@pytest.mark.parametrize("name", ["python_app", "graph_py", "py_flow", "ts_app", "ts_esm", "js_app", "java_app",
+                                  "cpp_app", "rust_app", "go_app", "demo"])
+def test_overriders_found_up_from_their_declarations_equal_those_found_down_from_the_base(
+        copy_fixture, tmp_path, name, monkeypatch):
+    """A member's family (what it overrides, what overrides it) is found either by walking down
+    every subclass from the base, or up from each class declaring a member of that name,
+    whichever reads fewer files: both give the same members, for every member of the fixture."""
+    with Project(copy_fixture(name), cache_dir=tmp_path / "cache") as project:
+        resolver = project._context.fresh()
+        members = []
+        for path in sorted(resolver.index.files()):
+            view = resolver.view(path)
+            defs = view.facts.definitions if view else []
+            members += [Symbol(path, i) for i, d in enumerate(defs) if d.kind != "parameter"
+                        and 0 <= d.container < len(defs) and defs[d.container].kind in references.CLASS_KINDS]
+        families = {}
+        for upward in (True, False):
+            monkeypatch.setattr(references, "_upward_is_cheaper", lambda *args, up=upward: up)
+            families[upward] = {m: references._hierarchy_family(resolver, m) for m in members}
+    assert members
+    assert {m: f for m, f in families[True].items() if f != families[False][m]} == {}
+    if name in ("python_app", "ts_app", "java_app", "cpp_app"):
+        assert any(families[True].values()), "the fixture has overrides"
