@@ -64,6 +64,7 @@ RESTART_EXPECT = "urllib/parse.py"
 MCP_ROOT = REPO / "fixtures" / "graph_py"
 MCP_TOOL = ("find_definition", {"symbol_name": "place_order", "file_path": "main.py", "line_number": 11})
 DEMO = REPO / "fixtures" / "demo"
+_SOURCE_VARIABLE = "CODETRACE_BENCH_SOURCE"   # the measured copy's folder (the processes' working directory)
 BARS = {"restart": 0.3, "cli": 0.3, "mcp_first_answer": 1.0, "magics_first_def": 1.0}
 
 _RESTART_CODE = """
@@ -111,7 +112,9 @@ def _spawn(command: list[str], env: dict, expect: str | None = None) -> dict:
     """One process to its end: wall seconds and the CPU seconds of it and its descendants."""
     cpu = _children_cpu()
     start = time.perf_counter()
-    done = subprocess.run(command, env=env, capture_output=True, text=True)
+    # run from the measured copy's folder: `python -c` puts the working directory first on the
+    # path, so run from a checkout it would import that checkout's package, not the copy's
+    done = subprocess.run(command, env=env, capture_output=True, text=True, cwd=env.get(_SOURCE_VARIABLE))
     wall = time.perf_counter() - start
     if done.returncode not in (0, 1) or (expect is not None and expect not in done.stdout):
         raise SystemExit(f"{command} failed ({done.returncode}): {done.stdout[-500:]} {done.stderr[-2000:]}")
@@ -252,6 +255,7 @@ def main(argv: list[str] | None = None) -> int:
         copy["PYTHONPATH"] = os.pathsep.join([str(folder)] + ([base["PYTHONPATH"]] if base.get("PYTHONPATH") else []))
         # one store per measured copy: copies of different engine versions would rebuild a shared one
         copy["CODETRACE_CACHE_DIR"] = str(cache_dir() / "startup-store" / hashlib.sha1(str(folder).encode()).hexdigest()[:12])
+        copy[_SOURCE_VARIABLE] = str(folder)
         return copy
 
     env = copy_env(source)
