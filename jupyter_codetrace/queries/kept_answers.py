@@ -39,6 +39,7 @@ _KEPT_ROWS = 2000   # answers kept per store; the least recently stored beyond g
 
 @functools.lru_cache(maxsize=None)
 def answers_version() -> str:
+    """The store's version: the resolver's and the answers' code (a change of either empties it)."""
     digest = blake2b(digest_size=12)
     for name in _ANSWER_SOURCES:
         digest.update(name.encode())
@@ -52,9 +53,10 @@ class Dependencies:
     __slots__ = ("listing", "project", "files", "names", "libraries")
 
     def __init__(self, listing: str, project: str, files: tuple, names: tuple, libraries: str | None):
+        # when ``project`` (every project file with its content: project_digest) is as it was,
+        # so is everything of the project read below (a restart's common case)
         self.listing = listing   # the project's file listing (listing_digest)
-        self.project = project   # every project file's content (project_digest): when it is the
-        #                          same, so is all the project reads below (a restart's common case)
+        self.project = project
         self.files = files       # ((path, content digest or None), ...) of every file read
         self.names = names       # ((name, names_digest), ...) of every name looked up project-wide
         self.libraries = libraries   # libraries_digest when a module was found nowhere, else None
