@@ -280,3 +280,55 @@ def test_a_store_file_that_is_not_a_database_is_replaced(tmp_path, keep_every_an
         assert _answers(second, targets) == before
     with sqlite3.connect(file) as db:   # replaced by a store that keeps answers again
         assert db.execute("SELECT count(*) FROM answers").fetchone()[0] == len(targets)
+
+
+def _definition_targets(project: Project, rng: random.Random, count: int) -> list[tuple[str, str, int, int]]:
+    """``count`` of the project's definitions (not parameters) as (name, file, line, column)."""
+    resolver = project._context.fresh()
+    found = []
+    for path in sorted(resolver.index.files()):
+        view = resolver.view(path)
+        found += [(d.name, path, d.line, d.column) for d in (view.facts.definitions if view else ())
+                  if d.kind != "parameter"]
+    return sorted(rng.sample(found, min(count, len(found))))
+
+
+def test_random_edits_of_an_esm_package_kept_answers_equal_a_fresh_start(copy_fixture, tmp_path, keep_every_answer):
+    """TypeScript with barrels, aliased and default exports, `export *` and type re-exports:
+    twenty-five random edits (lines duplicated or removed anywhere, barrels added and removed,
+    re-exports aliased, users of the default export added); after each, the answers of a
+    long-lived project, of a new process on the same cache and of a fresh project are equal."""
+    rng = random.Random(11)
+    root = copy_fixture("ts_esm")
+    new_files = {
+        "source/more.ts": "export * from './utils/merge.js';\nexport {formatDate as when} from './utils/dates.js';\n",
+        "source/use_more.ts": "import {mergeOptions, when} from './more.js';\n\nmergeOptions({}, {});\nwhen(new Date());\n",
+        "source/use_api.ts": "import api from './index.js';\nimport {fmtDate} from './utils/index.js';\n\n"
+                             "api.get('x');\nfmtDate(new Date());\n",
+    }
+    with Project(root, cache_dir=tmp_path / "cache") as living:
+        for step in range(25):
+            files = sorted(p.relative_to(root).as_posix() for p in root.rglob("*.ts"))
+            kind = rng.choice(["duplicate", "duplicate", "remove", "add", "delete"])
+            if kind in ("duplicate", "remove"):
+                rel = rng.choice(files)
+                lines = (root / rel).read_text(encoding="utf-8").splitlines(keepends=True)
+                code = [i for i, t in enumerate(lines) if t.strip() and not t.lstrip().startswith("//")]
+                if code:
+                    i = rng.choice(code)
+                    lines[i:i + 1] = [lines[i], lines[i]] if kind == "duplicate" else []
+                    _write(root, {rel: "".join(lines)})
+            elif kind == "add":
+                rel = rng.choice(sorted(new_files))
+                _write(root, {rel: new_files[rel]})
+            else:
+                added = [f for f in files if f in new_files]
+                if added:
+                    (root / rng.choice(added)).unlink()
+            targets = _definition_targets(living, random.Random(step), 30)
+            living_answers = _answers(living, targets)
+            with Project(root, cache_dir=tmp_path / "cache") as restarted:
+                restarted_answers = _answers(restarted, targets)
+            fresh = _fresh_answers(root, tmp_path / f"fresh{step}", targets)
+            assert living_answers == fresh, (step, kind)
+            assert restarted_answers == fresh, (step, kind)
