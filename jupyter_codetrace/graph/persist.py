@@ -112,14 +112,7 @@ class GraphStore(SideStore):
 
     def has_snapshot(self) -> bool:
         """Whether a snapshot is stored (its seal is; whether it is whole, loading tells)."""
-        with self._lock:
-            db = self.connection()
-            if db is None:
-                return False
-            try:
-                return db.execute("SELECT 1 FROM snapshot_pieces WHERE id = 0").fetchone() is not None
-            except sqlite3.Error:
-                return False
+        return bool(self.read("SELECT 1 FROM snapshot_pieces WHERE id = 0"))
 
     def load_snapshot(self):
         """The whole graph as ``CodeGraph.write_snapshot`` left it (primitives), or None."""
@@ -171,14 +164,7 @@ class GraphStore(SideStore):
     def load(self, cls) -> list[tuple[object, str]]:
         """Every stored part with the digest of the file it was made from (files changed or gone
         since included: the graph updates from them as an earlier process would have)."""
-        with self._lock:
-            db = self.connection()
-            if db is None:
-                return []
-            try:
-                rows = db.execute("SELECT path, digest, blob, sum FROM parts").fetchall()
-            except sqlite3.Error:
-                return []
+        rows = self.read("SELECT path, digest, blob, sum FROM parts") or []
         parts = []
         with gc_paused():
             for path, digest, blob, expected in rows:

@@ -154,6 +154,17 @@ class SideStore:
             raise
         return db
 
+    def read(self, sql: str, parameters: tuple = ()) -> list | None:
+        """The rows of one query; None when the store cannot be used or the query failed."""
+        with self._lock:
+            db = self.connection()
+            if db is None:
+                return None
+            try:
+                return db.execute(sql, parameters).fetchall()
+            except sqlite3.Error:
+                return None
+
     def write(self, work) -> bool:
         """``work(db)`` in one write transaction; False when the store cannot be used or the
         write failed (a cache: nothing is lost but time)."""

@@ -19,7 +19,6 @@ from __future__ import annotations
 
 import functools
 import os
-import sqlite3
 import time
 from pathlib import Path
 
@@ -75,38 +74,38 @@ class Dependencies:
         return cls(listing, project, files, names, libraries)
 
 
-def listing_digest(ctx) -> str:
-    """The project's files, as one digest; once per index generation."""
+def _digest(parts) -> str:
+    digest = blake2b(digest_size=12)
+    for part in parts:
+        digest.update(f"{part}\0".encode("utf-8", "surrogatepass"))
+    return digest.hexdigest()
+
+
+def _per_generation(ctx, name: str, work) -> str:
+    """``work()``, once per index generation (the resolver's memo is the generation's)."""
     memo = ctx.resolver.memo
-    found = memo.get(("answers.listing",))
+    found = memo.get(("answers", name))
     if found is None:
-        digest = blake2b(digest_size=12)
-        for path in ctx.index.files():
-            digest.update(path.encode("utf-8", "surrogatepass"))
-            digest.update(b"\0")
-        found = memo[("answers.listing",)] = digest.hexdigest()
+        found = memo[("answers", name)] = work()
     return found
+
+
+def listing_digest(ctx) -> str:
+    """The project's files, as one digest."""
+    return _per_generation(ctx, "listing", lambda: _digest(ctx.index.files()))
 
 
 def project_digest(ctx) -> str:
-    """Every project file with its content digest, as one digest; once per index generation."""
-    memo = ctx.resolver.memo
-    found = memo.get(("answers.project",))
-    if found is None:
-        digest = blake2b(digest_size=12)
-        for path, content in sorted(ctx.index.digests().items()):
-            digest.update(f"{path}\0{content}\0".encode("utf-8", "surrogatepass"))
-        found = memo[("answers.project",)] = digest.hexdigest()
-    return found
+    """Every project file with its content digest, as one digest."""
+    return _per_generation(ctx, "project", lambda: _digest(
+        f"{path}\0{content}" for path, content in sorted(ctx.index.digests().items())))
 
 
 def libraries_digest(ctx) -> str:
     """The folders packages are installed in (the interpreter's import roots, the project's
     ``node_modules`` and its scopes), by modification time: installing or removing a package
-    changes one of them. Once per index generation."""
-    memo = ctx.resolver.memo
-    found = memo.get(("answers.libraries",))
-    if found is None:
+    changes one of them."""
+    def stamps():
         folders = [root.path for root in ctx.libraries.python_roots()]
         modules = os.path.join(str(ctx.workspace.root), "node_modules")
         try:
@@ -114,15 +113,13 @@ def libraries_digest(ctx) -> str:
                                           if entry.name.startswith("@") and entry.is_dir())
         except OSError:
             pass
-        digest = blake2b(digest_size=12)
         for folder in folders:
             try:
-                stamp = os.stat(folder).st_mtime_ns
+                yield f"{folder}\0{os.stat(folder).st_mtime_ns}"
             except OSError:
-                stamp = -1
-            digest.update(f"{folder}\0{stamp}\0".encode("utf-8", "surrogatepass"))
-        found = memo[("answers.libraries",)] = digest.hexdigest()
-    return found
+                yield f"{folder}\0-1"
+
+    return _per_generation(ctx, "libraries", lambda: _digest(stamps()))
 
 
 def names_digest(ctx, name: str) -> str:
@@ -131,10 +128,7 @@ def names_digest(ctx, name: str) -> str:
     does)."""
     index = ctx.index
     paths = set(index.defined_in.get(name, ())) | set(index.used_in.get(name, ()))
-    digest = blake2b(digest_size=12)
-    for path in sorted(paths):
-        digest.update(f"{path}\0{index.digest(path)}\0".encode("utf-8", "surrogatepass"))
-    return digest.hexdigest()
+    return _digest(f"{path}\0{index.digest(path)}" for path in sorted(paths))
 
 
 def dependencies_of(ctx, read: set[str]) -> Dependencies:
@@ -153,13 +147,13 @@ def dependencies_of(ctx, read: set[str]) -> Dependencies:
 
 def still_holds(ctx, dependencies: Dependencies) -> bool:
     """Whether everything the answer was worked out from is as it was."""
-    if dependencies.listing != listing_digest(ctx):
-        return False
     if dependencies.libraries is not None and dependencies.libraries != libraries_digest(ctx):
         return False
     index = ctx.index
     if dependencies.project == project_digest(ctx):   # only library files may have changed
         return all(index.digest(path) == was for path, was in dependencies.files if index.is_library(path))
+    if dependencies.listing != listing_digest(ctx):
+        return False
     if any(index.digest(path) != was for path, was in dependencies.files):
         return False
     return all(names_digest(ctx, name) == was for name, was in dependencies.names)
@@ -185,14 +179,8 @@ class AnswerStore(SideStore):
     def load(self, key: tuple):
         """(dependencies, answer rows) stored under ``key``, or None."""
         packed = _packed_key(key)
-        with self._lock:
-            db = self.connection()
-            if db is None:
-                return None
-            try:
-                row = db.execute("SELECT blob, sum FROM answers WHERE key = ?", (packed,)).fetchone()
-            except sqlite3.Error:
-                return None
+        rows = self.read("SELECT blob, sum FROM answers WHERE key = ?", (packed,))
+        row = rows[0] if rows else None
         if row is None or not isinstance(row[0], bytes) or _checksum(packed, row[0]) != row[1]:
             return None
         try:

@@ -114,12 +114,18 @@ def _fresh_answers(root: Path, cache: Path, targets) -> dict:
         return _answers(fresh, targets)
 
 
-def test_a_new_process_is_served_the_kept_answer(tmp_path, keep_every_answer, worked_out):
-    _write(tmp_path / "p", FILES)
+def _asked_once(tmp_path: Path) -> tuple[Path, list, dict]:
+    """The project of FILES written under tmp_path, its targets, and their answers as a first
+    process on ``tmp_path / "cache"`` gave them."""
     root = tmp_path / "p"
+    _write(root, FILES)
     targets = _targets(root)
     with Project(root, cache_dir=tmp_path / "cache") as first:
-        before = _answers(first, targets)
+        return root, targets, _answers(first, targets)
+
+
+def test_a_new_process_is_served_the_kept_answer(tmp_path, keep_every_answer, worked_out):
+    root, targets, before = _asked_once(tmp_path)
     assert len(worked_out) == len(targets)
     worked_out.clear()
     with Project(root, cache_dir=tmp_path / "cache") as second:
@@ -153,11 +159,7 @@ def test_an_edit_elsewhere_keeps_the_answer_and_a_new_use_does_not(tmp_path, kee
 
 @pytest.mark.parametrize("change", ["new file", "override added", "module it resolves through", "use removed"])
 def test_a_change_the_answer_depends_on_is_seen_by_a_new_process(tmp_path, keep_every_answer, change):
-    _write(tmp_path / "p", FILES)
-    root = tmp_path / "p"
-    targets = _targets(root)
-    with Project(root, cache_dir=tmp_path / "cache") as first:
-        before = _answers(first, targets)
+    root, targets, before = _asked_once(tmp_path)
     if change == "new file":   # a file not in the listing before, using the names
         _write(root, {"extra.py": "from shapes.round import Circle\n\nCircle(1).area()\nCircle(2).describe()\n"})
     elif change == "override added":   # a file the answer did not read starts defining `area`
@@ -267,11 +269,8 @@ def test_random_edits_kept_answers_equal_a_fresh_start(tmp_path, keep_every_answ
 
 
 def test_a_store_file_that_is_not_a_database_is_replaced(tmp_path, keep_every_answer):
-    _write(tmp_path / "p", FILES)
-    root = tmp_path / "p"
-    targets = _targets(root)
+    root, targets, before = _asked_once(tmp_path)
     with Project(root, cache_dir=tmp_path / "cache") as first:
-        before = _answers(first, targets)
         file = first._context.answer_store.file
     for suffix in ("-wal", "-shm"):
         Path(f"{file}{suffix}").unlink(missing_ok=True)
