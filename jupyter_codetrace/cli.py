@@ -209,6 +209,11 @@ def main(argv: list[str] | None = None) -> int:
     return status
 
 
+# At most this long the MCP SDK waits for the first index before it loads, when the front can
+# answer tool calls meanwhile (a request only the SDK answers, such as `ping`, waits as long).
+_MCP_SDK_WAITS_SECONDS = 2.0
+
+
 def _serve_mcp(args: argparse.Namespace) -> int:
     import importlib.util
 
@@ -219,21 +224,29 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     if not os.path.isdir(args.root):
         print(f"codetrace: --root {args.root!r} is not a folder", file=sys.stderr)
         return 2
-    # Over stdio, the handshake and the tool list are answered at once from the SDK's own earlier
-    # answers while the SDK loads (mcp_front); CODETRACE_MCP_FRONT=0 turns that off. The project
-    # (its imports and the first index) loads on a thread after the SDK; tool calls wait for it.
+    # Over stdio, the handshake, the tool list and the first tool calls are answered at once
+    # (from the SDK's own earlier answers, and by the same tools) while the SDK loads (mcp_front);
+    # CODETRACE_MCP_FRONT=0 turns that off. When the front can answer tool calls, the project (its
+    # imports and the first index) loads first and the SDK after it; else the SDK first (the
+    # handshake waits for it), then the project on a thread. Tool calls wait for the project.
     if args.python:
         os.environ["CODETRACE_PYTHON"] = args.python  # what the server's Project reads
+    from .mcp_tools import Tools
+
+    tools = Tools(args.root, start=False)
     front = None
     if args.http is None and os.environ.get("CODETRACE_MCP_FRONT", "1") != "0":
         from .mcp_front import Front
 
-        front = Front()
+        front = Front(tools)
         front.start()
+        if front.answers_calls:   # the SDK's imports would slow the first answers (the GIL): after them
+            tools.start()
+            tools.indexed.wait(_MCP_SDK_WAITS_SECONDS)
     from .mcp_server import serve
 
     try:
-        serve(args.root, args.http)
+        serve(tools, args.http)
     finally:
         if front is not None:
             front.close()

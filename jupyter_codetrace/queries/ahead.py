@@ -18,6 +18,7 @@ import threading
 import time
 
 from ..graph.build import CHILD_BUILD_FILES
+from ..graph.persist import engine_version
 from .context import QueryContext
 from .graph import _graph
 
@@ -35,6 +36,7 @@ def load_stored_graph(ctx: QueryContext) -> bool:
     redone), so that a restarted server's first call tree is answered at once. Never a build from
     nothing, nor a large redo (many files changed since: a branch switched): those hold every
     question meanwhile, and wait for one that needs the graph. Whether a graph is now loaded."""
+    engine_version()   # hashes the engine's sources once per process: not while questions wait
     with ctx.lock:
         ctx.fresh()
         if ctx.index.parsed_in_process > CHILD_BUILD_FILES:
