@@ -31,7 +31,8 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # 4: references no longer carry their expression's span (read by nothing after extraction).
 # 5: a file's references are one encoded array inside its blob (decoded when first read).
 # 7: a summary's name sets are a blob of their own inside its names blob (decoded when first read).
-INDEXER_VERSION = "7"
+# 8: the names a file uses are no longer compressed (a lookup by name searches them as written).
+INDEXER_VERSION = "8"
 
 
 def cache_root() -> Path:

@@ -59,3 +59,34 @@ def test_answers_equal_the_facts_across_edits(tmp_path, monkeypatch, scans):
     _write(tmp_path / "use.py", "radius = 2\n")
     index.refresh()
     check("after listing")
+
+
+def test_a_name_written_inside_another_name_is_not_found_there(tmp_path):
+    """The search looks for the name's own encoding in each summary's bytes: `ab` is written 0xA2
+    'a' 'b', which also sits inside `âab` (0xC3 0xA2 'a' 'b'). The decoded set decides."""
+    (tmp_path / "inside.py").write_text("âab = 1\nprint(âab)\n", encoding="utf-8")
+    (tmp_path / "own.py").write_text("ab = 2\nprint(ab)\n", encoding="utf-8")
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    index = project._context.index
+    index.refresh()
+    encoded = index._summaries["inside.py"]._defined
+    assert bytes([0xA2]) + b"ab" in encoded   # the search does meet it there
+    assert index.defined_in.get("ab") == {"own.py"} and index.used_in.get("ab") == {"own.py"}
+    assert index.defined_in.get("âab") == {"inside.py"}
+
+
+def test_names_used_written_compressed_by_an_earlier_version_are_still_found(tmp_path):
+    from jupyter_codetrace.index.indexer import _Summary
+    from jupyter_codetrace.index.store import encode
+
+    (tmp_path / "a.py").write_text("import math\nprint(math.pi)\n")
+    index = Project(tmp_path, cache_dir=tmp_path / ".cache")._context.index
+    index.refresh()
+    summary = index._summaries["a.py"]
+    assert type(summary._used) is bytes and summary._used[:1] != b"\x78"   # written as it is searched
+    old = encode(sorted(summary.used))   # compressed, as before
+    index._summaries["a.py"] = _Summary(summary.record, (summary._defined, summary._roles, old), summary.definitions,
+                                        summary.references, summary.lines, summary.warnings, summary.has_errors)
+    index._used_in = None
+    assert index.used_in.get("math") == {"a.py"} and index.used_in.get("pi") == {"a.py"}
+    assert index.used_in.get("nothing") is None
