@@ -331,6 +331,7 @@ class Index:
         self._lock = threading.RLock()
         self._store: Store | None = None
         self._summaries: dict[str, _Summary] = {}
+        self._totals = _Totals()   # what IndexStats sums over the summaries, kept as they change
         self._skipped: dict[str, str] = {}
         # path -> (size, mtime_ns, reason) of files whose extraction failed: not retried on
         # every query, only once they change.
@@ -450,6 +451,7 @@ class Index:
     def _discard_store(self, reason: str) -> None:
         self.store.reset(reason)
         self._summaries.clear()
+        self._totals = _Totals()
         self._facts.clear()
         self._facts_weight = 0
         self._defined_in = self._used_in = None
@@ -721,6 +723,7 @@ class Index:
         path = summary.record.path
         self._forget(path)
         self._summaries[path] = summary
+        self._totals.add(path, summary)
         for table in (self._defined_in, self._used_in):
             if table is not None:
                 table.added(path, summary)
@@ -732,6 +735,7 @@ class Index:
         self._overlay_facts.pop(path, None)
         if old is None:
             return
+        self._totals.remove(path, old)
         for table in (self._defined_in, self._used_in):
             if table is not None:
                 table.removed(path, old)
@@ -892,18 +896,52 @@ class Index:
             self._broken = str(error)
 
     def _fill_stats(self, stats: IndexStats) -> None:
-        for path, summary in self._summaries.items():
-            stats.files += 1
-            language = summary.record.language
-            stats.by_language[language] = stats.by_language.get(language, 0) + 1
-            stats.definitions += summary.definitions
-            stats.references += summary.references
-            stats.lines += summary.lines
-            for message in summary.warnings:
-                stats.warnings.append({"path": path, "message": message})
+        self._totals.fill(stats)
+        stats.skipped = [{"path": p, "reason": r} for p, r in sorted(self._skipped.items())]
+
+
+class _Totals:
+    """The sums IndexStats reports over every file's summary, kept as summaries are added and
+    removed: a refresh after a save no longer adds up every summary (5 ms for the stdlib's 1,788
+    files, each time). Warnings and syntax errors are listed in the order the files were added."""
+
+    def __init__(self) -> None:
+        self.files = self.definitions = self.references = self.lines = 0
+        self.by_language: dict[str, int] = {}
+        self.flagged: dict[str, _Summary] = {}   # path -> summary, for those with warnings or errors
+
+    def add(self, path: str, summary: _Summary) -> None:
+        self._count(summary, 1)
+        if summary.warnings or summary.has_errors:
+            self.flagged[path] = summary
+
+    def remove(self, path: str, summary: _Summary) -> None:
+        self._count(summary, -1)
+        self.flagged.pop(path, None)
+
+    def _count(self, summary: _Summary, sign: int) -> None:
+        self.files += sign
+        self.definitions += sign * summary.definitions
+        self.references += sign * summary.references
+        self.lines += sign * summary.lines
+        language = summary.record.language
+        count = self.by_language.get(language, 0) + sign
+        if count:
+            self.by_language[language] = count
+        else:
+            del self.by_language[language]
+
+    def fill(self, stats: IndexStats) -> None:
+        stats.files += self.files
+        stats.definitions += self.definitions
+        stats.references += self.references
+        stats.lines += self.lines
+        for language, count in self.by_language.items():
+            stats.by_language[language] = stats.by_language.get(language, 0) + count
+        for path, summary in self.flagged.items():
+            stats.warnings.extend({"path": path, "message": message} for message in summary.warnings)
             if summary.has_errors:
                 stats.syntax_errors.append(path)
-        stats.skipped = [{"path": p, "reason": r} for p, r in sorted(self._skipped.items())]
         stats.syntax_errors.sort()
 
 
