@@ -231,15 +231,17 @@ def _serve_mcp(args: argparse.Namespace) -> int:
     # handshake waits for it), then the project on a thread. Tool calls wait for the project.
     if args.python:
         os.environ["CODETRACE_PYTHON"] = args.python  # what the server's Project reads
-    from .mcp_tools import Tools
-
-    tools = Tools(args.root, start=False)
     front = None
     if args.http is None and os.environ.get("CODETRACE_MCP_FRONT", "1") != "0":
         from .mcp_front import Front
 
-        front = Front(tools)
-        front.start()
+        front = Front()
+        front.start()   # before the tools' imports: the handshake is answered meanwhile
+    from .mcp_tools import Tools
+
+    tools = Tools(args.root, start=False)
+    if front is not None:
+        front.use(tools)
         if front.answers_calls:   # the SDK's imports would slow the first answers (the GIL): after them
             tools.start()
             tools.indexed.wait(_MCP_SDK_WAITS_SECONDS)

@@ -38,6 +38,7 @@ __all__ = ["Front"]
 _RECORDED = ("initialize", "server/discover", "tools/list")
 _VERSION_META = "io.modelcontextprotocol/protocolVersion"   # a 2026-protocol request's version
 _CONTENT = ("content", "structuredContent", "isError")       # a tool result's own keys
+_TOOLS_WAIT_SECONDS = 2.0   # a call that comes before use(): the tools are being imported
 
 
 def _cache_file() -> Path:
@@ -66,8 +67,10 @@ def _key(fingerprint: str, message: dict) -> str:
 
 
 class Front:
-    """Install before the SDK starts (``Front(tools).start()``); ``close()`` after the server returns.
-    Without ``tools`` only the handshake and the tool list are answered here."""
+    """Install before the SDK starts (``Front().start()``); ``close()`` after the server returns.
+    Tool calls are answered here with the tools given to ``use()`` (after ``start()``: the
+    handshake is answered meanwhile, before the tools' imports; a call that arrives first waits
+    for them up to ``_TOOLS_WAIT_SECONDS``); without tools only the handshake and the tool list."""
 
     def __init__(self, tools: Tools | None = None) -> None:
         self._path = _cache_file()
@@ -76,13 +79,21 @@ class Front:
         except (OSError, ValueError):
             self._answers = {}
         self._fingerprint = _fingerprint()
-        self._tools = tools
+        self.tools: Tools | None = None
+        self._tools_given = threading.Event()
         self._pending: dict = {}      # request id (JSON) -> (method, recording key), for answers to record
         self._answered: set = set()   # request ids (JSON) answered from the record
         self._session_version = ""    # the protocol version asked in `initialize` (older protocols)
         self._sdk_speaks = threading.Event()   # the SDK has written its first message: it answers calls
         self._lock = threading.Lock()
         self._write_lock = threading.Lock()
+        if tools is not None:
+            self.use(tools)
+
+    def use(self, tools: Tools) -> None:
+        """Answer tool calls with these tools from now on."""
+        self.tools = tools
+        self._tools_given.set()
 
     def start(self) -> None:
         self._client_in = os.dup(0)
@@ -118,7 +129,7 @@ class Front:
     def answers_calls(self) -> bool:
         """Whether tool calls can be answered here: the tools' schemas and an envelope are on record."""
         envelopes = f"envelope:{self._fingerprint}:"
-        return (self._tools is not None and bool(self._answers.get(f"schemas:{self._fingerprint}"))
+        return (self.tools is not None and bool(self._answers.get(f"schemas:{self._fingerprint}"))
                 and any(key.startswith(envelopes) for key in self._answers))
 
     # ------------------------------------------------------------------ the client -> the SDK
@@ -161,7 +172,7 @@ class Front:
     def _answer_call(self, message: dict) -> bool:
         """Answer a tool call here (True) while the SDK is still loading, when the tool's schema and
         the protocol's envelope are on record and the arguments fit the schema."""
-        if self._tools is None or self._sdk_speaks.is_set() or "id" not in message:
+        if self._sdk_speaks.is_set() or "id" not in message:
             return False
         params = message.get("params")
         if not isinstance(params, dict) or not isinstance(params.get("arguments", {}), dict):
@@ -170,10 +181,11 @@ class Front:
             schema = self._answers.get(f"schemas:{self._fingerprint}", {}).get(params.get("name"))
             envelope = self._answers.get(self._envelope_key(message))
         arguments = _fitted(params.get("arguments") or {}, schema) if schema and envelope else None
-        if arguments is None:
+        if arguments is None or not self._tools_given.wait(_TOOLS_WAIT_SECONDS):
             return False
+        tools = self.tools
         try:
-            answer = self._tools.answer(params["name"], arguments)
+            answer = tools.answer(params["name"], arguments)
         except Exception:   # a failure is the SDK's to report, in its words
             return False
         wire = answer.to_wire() | envelope["extras"]
