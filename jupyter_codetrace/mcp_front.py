@@ -79,6 +79,7 @@ class Front:
         except (OSError, ValueError):
             self._answers = {}
         self._fingerprint = _fingerprint()
+        self._schemas_key = f"schemas:{self._fingerprint}"   # tool name -> input schema, from tools/list
         self.tools: Tools | None = None
         self._tools_given = threading.Event()
         self._pending: dict = {}      # request id (JSON) -> (method, recording key), for answers to record
@@ -129,7 +130,7 @@ class Front:
     def answers_calls(self) -> bool:
         """Whether tool calls can be answered here: the tools' schemas and an envelope are on record."""
         envelopes = f"envelope:{self._fingerprint}:"
-        return (self.tools is not None and bool(self._answers.get(f"schemas:{self._fingerprint}"))
+        return (self.tools is not None and bool(self._answers.get(self._schemas_key))
                 and any(key.startswith(envelopes) for key in self._answers))
 
     # ------------------------------------------------------------------ the client -> the SDK
@@ -178,7 +179,7 @@ class Front:
         if not isinstance(params, dict) or not isinstance(params.get("arguments", {}), dict):
             return False
         with self._lock:
-            schema = self._answers.get(f"schemas:{self._fingerprint}", {}).get(params.get("name"))
+            schema = self._answers.get(self._schemas_key, {}).get(params.get("name"))
             envelope = self._answers.get(self._envelope_key(message))
         arguments = _fitted(params.get("arguments") or {}, schema) if schema and envelope else None
         if arguments is None or not self._tools_given.wait(_TOOLS_WAIT_SECONDS):
@@ -224,7 +225,7 @@ class Front:
             if changed:
                 self._answers[key] = record
             if method == "tools/list" and isinstance(result, dict) and isinstance(result.get("tools"), list):
-                schemas = self._answers.setdefault(f"schemas:{self._fingerprint}", {})
+                schemas = self._answers.setdefault(self._schemas_key, {})
                 for tool in result["tools"]:
                     if isinstance(tool, dict) and schemas.get(tool.get("name")) != tool.get("inputSchema"):
                         schemas[tool.get("name")] = tool.get("inputSchema")

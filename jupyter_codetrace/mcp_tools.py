@@ -71,9 +71,9 @@ _ARGUMENTS: dict[str, dict[str, str]] = {
                      "to_symbol": "to.symbol"},
     "search_symbols": {"query": "query", "limit": "limit"},
 }
-# The method of each tool whose wire name is not its method's name (pathsBetween: ``answer``).
-_METHODS = {name: name for name in _ARGUMENTS} | {"dependenciesOf": "dependencies_of",
-                                                  "dependentsOf": "dependents_of"}
+# Each tool's method (pathsBetween's arguments are renamed first: ``Tools.answer``).
+_METHODS = {name: name for name in _ARGUMENTS if name != "pathsBetween"} | {"dependenciesOf": "dependencies_of",
+                                                                          "dependentsOf": "dependents_of"}
 _LOCATE_BY_NAME = {"symbol": "locate.symbol", "mode": "mode"}
 
 

@@ -980,7 +980,7 @@ class _FilesByName:
         for path, summary in self._summaries.items():
             names = getattr(summary, encoded)
             if type(names) is bytes:
-                if needle not in names and not _compressed(names):
+                if not _compressed(names) and needle not in names:
                     continue
                 names = getattr(summary, field)
             if name in names:
