@@ -91,3 +91,59 @@ if sys.argv[1] == "restart":
     done = subprocess.run([sys.executable, "-c", script, "restart"], check=True, capture_output=True, text=True)
     before, after = map(int, done.stdout.split())
     assert (before, after) == (0, 2)   # Python and TypeScript; nothing before
+
+
+_SIDE_BY_SIDE = """
+import hashlib, json, sys
+from jupyter_codetrace import Project
+from jupyter_codetrace.index import parsing
+from jupyter_codetrace.index.store import encode
+from jupyter_codetrace.languages import by_name
+
+def compiled():
+    return sorted(name for name in ("python", "typescript", "cpp") if parsing.is_compiled(by_name(name)))
+
+def facts_of(project):
+    index = project._index
+    return {path: hashlib.sha1(encode(index.facts(path).to_rows())).hexdigest() for path in index.files()}
+
+first = Project(sys.argv[1], cache_dir=sys.argv[3], workers=int(sys.argv[5]))
+first.index()
+after_first = compiled()
+answers = [first.find_definition(*question).to_dict() for question in json.loads(sys.argv[6])]
+second = Project(sys.argv[2], cache_dir=sys.argv[4], workers=int(sys.argv[5]))
+second.index()
+print(json.dumps({"after_first": after_first, "after_second": compiled(), "answers": answers,
+                  "facts": facts_of(first), "second": facts_of(second)}))
+"""
+
+
+def test_a_first_index_of_several_languages_compiles_their_queries_side_by_side(copy_fixture, tmp_path):
+    """A new process indexing Python, TypeScript and C++ for the first time compiles each
+    language's query in a worker of its own (0.15-0.8 s each: nearly all of a small project's
+    first index) and extracts that language's files there. Its facts and answers are those of one
+    process doing everything; the next project it indexes compiles the queries in the process
+    itself, once (a worker's query is gone with the worker)."""
+    demo = copy_fixture("demo")
+    other = tmp_path / "other"
+    other.mkdir()
+    (other / "a.py").write_text("def f():\n    return 1\n")
+    (other / "b.ts").write_text("export function g(): number { return 1; }\n")
+    questions = [["compute_total"], ["formatCents"], ["apply_discount"], ["BulkPolicy"], ["orderFor"]]
+    env = {**os.environ, "PYTHONPATH": str(REPO)}
+
+    def run(workers: int, name: str) -> dict:
+        done = subprocess.run([sys.executable, "-c", _SIDE_BY_SIDE, str(demo), str(other),
+                               str(tmp_path / name / "a"), str(tmp_path / name / "b"), str(workers),
+                               json.dumps(questions)], env=env, capture_output=True, text=True, timeout=300)
+        assert done.returncode == 0, done.stderr
+        return json.loads(done.stdout.splitlines()[-1])
+
+    side_by_side, alone = run(2, "two"), run(1, "one")
+    assert side_by_side["after_first"] == []                  # compiled in the workers
+    assert side_by_side["after_second"] == ["python", "typescript"]
+    assert alone["after_first"] == ["cpp", "python", "typescript"]
+    assert [a["status"] for a in side_by_side["answers"]] == ["found"] * len(questions)
+    assert side_by_side["answers"] == alone["answers"]
+    assert len(side_by_side["facts"]) >= 15 and side_by_side["facts"] == alone["facts"]
+    assert side_by_side["second"] == alone["second"]
