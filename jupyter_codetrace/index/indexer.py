@@ -16,7 +16,7 @@ from sys import intern
 from typing import Callable
 
 from ..errors import CacheError
-from ..facts import FileFacts, Moves, line_moves
+from ..facts import Definition, FileFacts, Moves, line_moves
 from ..hashing import blake2b, sha1
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
@@ -612,6 +612,22 @@ class Index:
             else:
                 self._remember(path, facts)
             return facts
+
+    def definitions_named(self, path: str, name: str) -> list[Definition]:
+        """The file's definitions named ``name``: from its facts when this process holds them,
+        else from the stored rows without loading the file (a large file's thousands of
+        definitions are then never made: five of the stdlib's took 0.1-0.25 s)."""
+        with self._lock:
+            facts = self._overlay_facts.get(path) or self._facts.get(path)
+            if facts is None and path in self._summaries and self._broken is None:
+                try:
+                    found = self.store.definitions_named(path, name)
+                except CacheError:
+                    found = None
+                if found is not None:
+                    return found
+            facts = facts or self.facts(path)   # not stored, or the store lost it: indexed again
+        return [d for d in facts.definitions if d.name == name] if facts is not None else []
 
     def files(self) -> list[str]:
         return sorted(self._summaries)

@@ -458,6 +458,12 @@ class WithLibraries:
             return self._index.facts(path)
         return self.libraries.facts(path)
 
+    def definitions_named(self, path: str, name: str) -> list:
+        if self._index.has_file(path) or not is_library_path(path):
+            return self._index.definitions_named(path, name)
+        facts = self.libraries.facts(path)
+        return [d for d in facts.definitions if d.name == name] if facts is not None else []
+
     def digest(self, path: str) -> str | None:
         if self._index.has_file(path) or not is_library_path(path):
             return self._index.digest(path)

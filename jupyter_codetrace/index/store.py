@@ -18,7 +18,7 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CacheError
-from ..facts import FileFacts
+from ..facts import Definition, FileFacts, definitions_named
 from ..hashing import blake2b, sha1
 from .encoding import DecodeError, decode, encode, gc_paused
 from .side_store import keep_inherited, renew_after_fork
@@ -296,6 +296,15 @@ class Store:
         return good
 
     def load(self, path: str) -> FileFacts | None:
+        return self._read_facts(path, FileFacts.from_rows)
+
+    def definitions_named(self, path: str, name: str) -> list[Definition] | None:
+        """The stored file's definitions named ``name``, without loading the file (None when it
+        is not stored)."""
+        return self._read_facts(path, lambda rows: definitions_named(rows, name))
+
+    def _read_facts(self, path: str, read):
+        """``read`` of the file's stored rows, checked: its checksum, then the rows' shape."""
         try:
             row = self._db.execute("SELECT language, digest, facts, facts_sum FROM files WHERE path = ?",
                                    (path,)).fetchone()
@@ -306,10 +315,10 @@ class Store:
                 self._note(_dropped([path]))
                 raise CacheError(f"{path}: checksum mismatch")
             with gc_paused():   # a file's facts are ~10^4 acyclic objects: no collection is due
-                facts = FileFacts.from_rows(decode(blob))
-            if facts.path != path:
-                raise CacheError(f"{path}: facts of {facts.path}")
-            return facts
+                rows = decode(blob)
+                if rows[0] != path:
+                    raise CacheError(f"{path}: facts of {rows[0]}")
+                return read(rows)
         except sqlite3.DatabaseError as error:
             raise CacheError(f"{path}: {error}") from error
         except (DecodeError, TypeError, ValueError, AttributeError, IndexError) as error:

@@ -194,11 +194,8 @@ class QueryContext:
         resolver = self.resolver
         found = []
         for path in sorted(self.index.defined_in.get(name, ())):
-            view = resolver.view(path)
-            if view is None:
-                continue
-            for d in view.facts.definitions:
-                if d.name == name and d.kind != "parameter":
+            for d in resolver.definitions_named(path, name):
+                if d.kind != "parameter":
                     found.append({"file": path, "line": d.line, "column": d.column, "kind": d.kind, "name": name})
                     if len(found) >= limit:
                         return found
@@ -265,13 +262,9 @@ class QueryContext:
         best = (3, 3)
         resolver = self.resolver
         for path in sorted(self.index.defined_in.get(name, ()))[:20]:
-            view = resolver.view(path)
-            if view is None:
-                continue
-            for d in view.facts.definitions:
-                if d.name == name:
-                    scope = 0 if d.exported else 1 if d.container < 0 else 2
-                    best = min(best, (self._KIND_RANK.get(d.kind, 3), scope))
+            for d in resolver.definitions_named(path, name):
+                scope = 0 if d.exported else 1 if d.container < 0 else 2
+                best = min(best, (self._KIND_RANK.get(d.kind, 3), scope))
         return best
 
     # ------------------------------------------------------------------ positions

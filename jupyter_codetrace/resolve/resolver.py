@@ -307,6 +307,15 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             self._views[path] = found
         return found
 
+    def definitions_named(self, path: str, name: str) -> list:
+        """The file's definitions named ``name`` (a read, as ``view`` is), without making its view
+        when it has none yet: where a name is defined is asked of files nothing else reads."""
+        self._read[-1].add(path)
+        view = self._views.get(path)
+        if view is not None and view is not _NO_VIEW:
+            return [d for d in view.facts.definitions if d.name == name]
+        return self.index.definitions_named(path, name)
+
     def variable_group(self, symbol: Symbol) -> list[Symbol]:
         """Every assignment of the same variable (same name, same scope or same owner), first first.
 

@@ -1,0 +1,72 @@
+"""Where a name is defined (the places an unresolved answer lists, the ranking of did-you-mean
+names) comes from the definitions of that name alone: a file nothing else reads is not loaded
+for it, and the places are those its whole facts give — from the store, from an unsaved buffer,
+and after the store lost the file."""
+
+from __future__ import annotations
+
+import sqlite3
+
+from jupyter_codetrace import Project
+
+_FILES = {
+    "shapes.py": "class Square:\n    def render(self):\n        return 1\n\n\nclass Circle:\n"
+                 "    def render(self, render=None):\n        return 2\n",
+    "views.py": "def render(template):\n    render = template.strip()\n    return render\n",
+    "helpers.py": "def helper(render):\n    return render\n",
+    "use.py": "def show(thing):\n    return thing.render()\n",
+}
+
+
+def _project(tmp_path) -> Project:
+    root = tmp_path / "repo"
+    root.mkdir()
+    for name, text in _FILES.items():
+        (root / name).write_text(text)
+    Project(root, cache_dir=tmp_path / "cache").index()   # the store a new process reads
+    project = Project(root, cache_dir=tmp_path / "cache")
+    project.index()
+    return project
+
+
+def _from_whole_facts(project, name: str) -> list[dict]:
+    index = project._context.index
+    return [{"file": path, "line": d.line, "column": d.column, "kind": d.kind, "name": name}
+            for path in sorted(index.defined_in.get(name, ()))
+            for d in index.facts(path).definitions if d.name == name and d.kind != "parameter"]
+
+
+def test_the_places_of_a_name_come_without_loading_the_files_that_define_it(tmp_path):
+    project = _project(tmp_path)
+    result = project.find_definition("render", "use.py", 2, 18)
+    loaded = set(project._context.index._facts)
+    assert "views.py" in result.to_text() and "shapes.py" in result.to_text(), result.to_text()
+    assert not loaded & {"shapes.py", "views.py", "helpers.py"}, loaded
+    listed = project._context.where_defined("render")
+    assert not set(project._context.index._facts) & {"shapes.py", "views.py", "helpers.py"}
+    expected = _from_whole_facts(project, "render")   # loads them
+    assert listed == expected
+    # methods, the function and its local variable; never a parameter
+    assert [(p["file"], p["line"], p["kind"]) for p in listed] == [
+        ("shapes.py", 2, "method"), ("shapes.py", 7, "method"), ("views.py", 1, "function"),
+        ("views.py", 2, "variable")]
+    assert project._context.where_defined("render") == expected   # now from the facts in memory
+
+
+def test_the_places_are_recorded_as_reads_of_the_files(tmp_path):
+    project = _project(tmp_path)
+    resolver = project._context.fresh()
+    with resolver.recording() as read:
+        project._context.where_defined("render")
+    assert {"shapes.py", "views.py"} <= read
+
+
+def test_an_unsaved_buffer_and_a_damaged_store_row_give_the_places_their_text_holds(tmp_path):
+    project = _project(tmp_path)
+    project.set_overlay("helpers.py", "def helper(x):\n    return x\n\n\ndef render():\n    return 0\n")
+    with sqlite3.connect(project._context.index.store.path) as db:
+        db.execute("UPDATE files SET facts = ? WHERE path = ?", (b"not facts at all", "views.py"))
+    listed = project._context.where_defined("render")
+    assert [(p["file"], p["line"], p["kind"]) for p in listed] == [
+        ("helpers.py", 5, "function"), ("shapes.py", 2, "method"), ("shapes.py", 7, "method"),
+        ("views.py", 1, "function"), ("views.py", 2, "variable")]
