@@ -819,11 +819,14 @@ class Index:
             _compile_queries({s.language for s in to_extract})   # inherited by the forked workers
             in_process = []
         elif self.workers > 1 and len(groups := _first_compiles(to_extract)) >= 2:
-            # the costliest query to compile first: TypeScript's is the longest
-            shares = sorted(groups.values(), key=lambda g: -len(spec_of(g[0].language).query_text))
-            _COMPILED_IN_WORKERS.update(groups)
-            grouped = {id(s) for share in shares for s in share}
-            in_process = [s for s in to_extract if id(s) not in grouped]
+            # The language of most files is extracted here meanwhile (its query then stays in
+            # this process: the language most saves will be of); the others in workers, the
+            # longest query first (TypeScript's: the costliest to compile).
+            shares = sorted(groups.values(), key=len)[:-1]
+            shares.sort(key=lambda share: -len(spec_of(share[0].language).query_text))
+            _COMPILED_IN_WORKERS.update(spec_of(share[0].language).name for share in shares)
+            in_workers = {id(s) for share in shares for s in share}
+            in_process = [s for s in to_extract if id(s) not in in_workers]
         if shares:
             # imported here: a process whose index is already stored never needs a pool
             from concurrent.futures import ProcessPoolExecutor
