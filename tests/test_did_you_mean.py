@@ -97,3 +97,46 @@ def test_the_graph_queries_rank_the_same_way(project):
     assert result.status == "symbol_not_found"
     assert "closest first: Console" in result.message
     assert ", l" not in result.message and ", n" not in result.message
+
+
+def _offered(query: str, candidates: list[str]) -> set[str]:
+    """The rule of the docstring, name by name: at most about two edits in five characters
+    (Damerau-Levenshtein ignoring case, to the whole name, or to its last dotted part for an
+    undotted query), or one name
+    inside the other when the shorter has three letters or more and is at least half the longer;
+    never a name of one or two letters for a longer query."""
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    folded_query = query.casefold()
+    most = max(1, len(folded_query) * 2 // 5)
+    offered = set()
+    for candidate in candidates:
+        folded = candidate.casefold()
+        last = folded.rsplit(".", 1)[-1]
+        close = DamerauLevenshtein.distance(folded_query, folded) <= most or (
+            "." not in folded_query and DamerauLevenshtein.distance(folded_query, last) <= most)
+        shown = last if "." not in folded_query else folded
+        short, long = sorted((folded_query, shown), key=len)
+        inside = len(folded_query) >= 3 and len(short) >= 3 and 2 * len(short) >= len(long) and short in long
+        if (close or inside) and not (len(folded_query) > 2 and len(candidate.rsplit(".", 1)[-1]) <= 2):
+            offered.add(candidate)
+    return offered
+
+
+def test_the_names_offered_follow_the_rule_over_many_names(project):
+    # random names from a small alphabet (many near and inside one another), some dotted, in
+    # mixed case; the project's own defined names go through the prepared, kept pool
+    import random
+
+    rng = random.Random(7)
+    alphabet = "abcdeT_"
+    names = sorted({"".join(rng.choice(alphabet) for _ in range(rng.randint(1, 9))) for _ in range(3000)})
+    names += [f"{a}.{b}" for a, b in zip(names[::7], names[3::11])]
+    ctx = project._context
+    for query in [rng.choice(names).split(".")[-1] for _ in range(40)] + ["abcdeabcd", "TTab", "x", "ab.cd"]:
+        assert set(ctx.similar_names(query, names, limit=10_000)) == _offered(query, names), query
+    defined = sorted(ctx.index.defined_in)
+    for query in ("Consle", "consol", "wriet", "help", "log_console", "const"):
+        got = ctx.similar_names(query, ctx.index.defined_in, limit=10_000)
+        assert set(got) == _offered(query, defined), query
+        assert got == ctx.similar_names(query, list(defined), limit=10_000)   # the kept pool ranks alike

@@ -85,7 +85,7 @@ def _search(ctx: QueryContext, symbol: str):
                     not d.exported, d.scope < 0, path.count("/"), path, i)
             ranked.append((rank, Symbol(path, i), nesting))
     if not ranked:
-        names = ctx.similar_names(parts[-1], ctx.index.defined_in.keys(), limit=8)
+        names = ctx.similar_names(parts[-1], ctx.index.defined_in, limit=8)
         message = f"Symbol '{symbol}' is not defined in the project."
         suggestions = []
         for name in names:
