@@ -21,8 +21,10 @@ def qualifier_names(facts: FileFacts, index: int) -> tuple[str, ...]:
     Empty for a definition without a qualifier, and for one whose own name is the qualifier
     (Rust ``impl Counter``: its members nest in it)."""
     d = facts.definitions[index]
-    refs = facts.references
     token = d.qualifier
+    if not isinstance(token, tuple):
+        return ()   # most definitions: the file's references need not be made for them
+    refs = facts.references
     names: list[str] = []
     while (isinstance(token, tuple) and len(token) == 2 and token[0] == "r"
            and isinstance(token[1], int) and 0 <= token[1] < len(refs) and len(names) < 32):

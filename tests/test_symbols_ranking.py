@@ -86,3 +86,47 @@ def test_the_bands_are_in_order():
     scores = [match_score("order", n) for n in ("order", "Order", "orders", "place_order", "reorder")]
     assert scores == sorted(scores, reverse=True) and len(set(scores)) == len(scores), scores
     assert match_score("ordr", "Order") > match_score("ordr", "place_order")
+
+
+def _scored_one_by_one(words: list[str], names: list[str]) -> dict[str, float]:
+    """What the search's candidates must be: every name scored alone (a near miss as rapidfuzz's
+    cut at the band's bound finds them, other names when they hold the query's first letter)."""
+    from rapidfuzz import process
+    from rapidfuzz.distance import DamerauLevenshtein
+
+    from jupyter_codetrace.queries.symbols import _NEAR, _letters
+
+    last = words[-1]
+    near = {n for n, _, _ in process.extract(last.lower(), names, scorer=DamerauLevenshtein.normalized_similarity,
+                                             processor=str.lower, score_cutoff=_NEAR, limit=None)} \
+        if len(last) >= 3 else set()
+    first = _letters(last)[:1]
+    found = {}
+    for name in names:
+        if name in near or not first or first in name.lower():
+            score = match_score(last, name)
+            if score is not None:
+                found[name] = score
+    if len(words) > 1:
+        for name in names:
+            score = match_score("".join(words), name, near=False)
+            if score is not None and score > found.get(name, -1):
+                found[name] = score
+    return found
+
+
+def test_the_letters_filter_loses_no_name_that_matches():
+    # random names over a small alphabet, in mixed case with separators: many near one another
+    import random
+
+    from jupyter_codetrace.queries.symbols import _candidates
+
+    rng = random.Random(11)
+    names = sorted({"".join(rng.choice("abcdeABC_") for _ in range(rng.randint(1, 10))) for _ in range(4000)})
+    lowered = [n.lower() for n in names]
+    queries = [[rng.choice(names)[:rng.randint(1, 6)]] for _ in range(30)]
+    queries += [["abc", "de"], ["a", "b"], ["_"], ["serial"], ["AbCd"], ["cab ad".split()[0], "ad"]]
+    for words in queries:
+        assert _candidates(words, names, lowered) == _scored_one_by_one(words, names), words
+    # `serial` is 0.6 from `serializer`: in the band, though rapidfuzz's own cut leaves it out
+    assert "serial" in _candidates(["serializer"], ["serial", "normalize"], ["serial", "normalize"])

@@ -159,6 +159,7 @@ class QueryContext:
         self.lock = QueryLock()
         self._answer_store = _NOT_OPENED
         self._defined_prepared: tuple | None = None   # (key, similar_names' pool of the defined names)
+        self._defined_names: tuple | None = None      # (key, defined_names())
 
     @property
     def answer_store(self) -> AnswerStore | None:
@@ -296,6 +297,15 @@ class QueryContext:
                            candidate))
         ranked.sort()
         return [candidate for _, candidate in ranked[:limit]]
+
+    def defined_names(self) -> tuple[list[str], list[str]]:
+        """The names defined in the project, sorted, and each in lower case (the candidates of a
+        symbol search), made once per generation."""
+        key = (self.index.generation, id(self.index.defined_in))
+        if self._defined_names is None or self._defined_names[0] != key:
+            names = sorted(self.index.defined_in)
+            self._defined_names = (key, (names, [name.lower() for name in names]))
+        return self._defined_names[1]
 
     def _names_prepared(self, candidates) -> tuple:
         """(the candidate names sorted, each case-folded, each folded name's last dotted part —
