@@ -267,24 +267,6 @@ def _definitions(rows, share) -> list[Definition]:
             container, *rest in rows]
 
 
-def definitions_named(rows: tuple, name: str) -> list[Definition]:
-    """The definitions named ``name`` among a file's rows (``FileFacts.to_rows``), made without
-    the others: a question that only asks where a name is defined (an unresolved answer's list
-    of places, a did-you-mean's ranking) need not make a large file's thousands. Rows of another
-    shape raise ``ValueError`` or ``TypeError``, as ``from_rows`` does."""
-    path, language, defs = rows[0], rows[1], rows[2]
-    if type(path) is not str or type(language) is not str:
-        raise TypeError("path and language must be strings")
-    width = _WIDTH[Definition]
-    found = []
-    for row in defs:
-        if row[0] == name:
-            if len(row) != width:
-                raise ValueError(f"a fact row of {len(row)} fields, not {width}")
-            found.append(Definition(*row))
-    return found
-
-
 def _reference_rows(blob: bytes) -> tuple:
     """The rows ``to_rows`` encoded, checked when first read as the other tables are when the
     file is loaded: rows of another shape raise ``ValueError`` or ``TypeError``, a blob that is

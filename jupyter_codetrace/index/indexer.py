@@ -16,8 +16,9 @@ from sys import intern
 from typing import Callable
 
 from ..errors import CacheError
-from ..facts import Definition, FileFacts, Moves, line_moves
+from ..facts import FileFacts, Moves, line_moves
 from ..hashing import blake2b, sha1
+from ..places import Place, places_named, places_of, stored_places
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
 from ..workspace import VENDORED_DIRS, Workspace
@@ -40,6 +41,8 @@ _FACTS_CACHE_SIZE = 512
 # 512 files of generated code would otherwise be kept whole (issue 16, item 10). The file just
 # indexed or loaded always stays.
 _FACTS_CACHE_WEIGHT = 300_000
+# Places (places.py) read from the store and kept, by their rows in all: the stdlib has 180k.
+_PLACES_CACHE_WEIGHT = 200_000
 # A refresh that extracts at most this many files (saves, not a checkout) compares each with its
 # previous facts (``only_moved``): 10-15 % of extracting it, for a save that changes no code.
 _MOVES_CHECKED = 8
@@ -314,7 +317,7 @@ def _extract_one(root: str, path: str, language: str, max_size: int, keep_facts:
     record = FileRecord(path, language, stat.st_size, stat.st_mtime_ns, digest)
     payload, problem = _extract_blobs(record, data, list(warnings))
     if payload is not None and not keep_facts:
-        payload = payload[:3] + (None,)
+        payload = payload[:4] + (None,)
     return path, payload, problem
 
 
@@ -342,7 +345,7 @@ def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
     names = encode((len(facts.definitions), len(facts.references), facts.line_count, facts.warnings, facts.has_errors,
                     encode(sorted(defined), compress=False), encode((sorted(members.items()), sorted(top.items()))),
                     encode(sorted(used), compress=False)), compress=False)   # searched as written (_FilesByName)
-    return (record, names, encode(facts.to_rows()), facts), None
+    return (record, names, encode(facts.to_rows()), encode(places_of(facts)), facts), None
 
 
 class Index:
@@ -362,6 +365,8 @@ class Index:
         self._failed: dict[str, tuple[int, int, str]] = {}
         self._facts: OrderedDict[str, FileFacts] = OrderedDict()
         self._facts_weight = 0
+        self._places: OrderedDict[tuple[str, str], tuple] = OrderedDict()   # (path, digest) -> stored places
+        self._places_weight = 0
         self._defined_in: _FilesByName | None = None   # made on first use: a restart
         self._used_in: _FilesByName | None = None      # answers before paying for it
         self.generation = 0
@@ -478,6 +483,8 @@ class Index:
         self._totals = _Totals()
         self._facts.clear()
         self._facts_weight = 0
+        self._places.clear()
+        self._places_weight = 0
         self._defined_in = self._used_in = None
         self._broken = None
         self._overlay_pending.update(self._overlay)
@@ -613,21 +620,36 @@ class Index:
                 self._remember(path, facts)
             return facts
 
-    def definitions_named(self, path: str, name: str) -> list[Definition]:
-        """The file's definitions named ``name``: from its facts when this process holds them,
-        else from the stored rows without loading the file (a large file's thousands of
-        definitions are then never made: five of the stdlib's took 0.1-0.25 s)."""
+    def places(self, path: str, name: str) -> tuple[list[Place], bool]:
+        """Where the file defines ``name``, and whether a parameter has it (``places.py``): from
+        its facts when this process holds them, else from its stored places, read once for all
+        the names asked of it (a search asks a file for several)."""
         with self._lock:
             facts = self._overlay_facts.get(path) or self._facts.get(path)
-            if facts is None and path in self._summaries and self._broken is None:
-                try:
-                    found = self.store.definitions_named(path, name)
-                except CacheError:
-                    found = None
-                if found is not None:
-                    return found
-            facts = facts or self.facts(path)   # not stored, or the store lost it: indexed again
-        return [d for d in facts.definitions if d.name == name] if facts is not None else []
+            summary = self._summaries.get(path)
+            if facts is None and summary is not None and self._broken is None:
+                key = (path, summary.record.digest)
+                stored = self._places.get(key)
+                if stored is None:
+                    try:
+                        stored = self.store.places(path)
+                    except CacheError:   # a damaged row: the file is indexed again, as for its facts
+                        self._reindex([_Source(path, summary.record.language)], None)
+                        stored = None
+                    if stored is not None:
+                        self._keep_places(key, stored)
+                else:
+                    self._places.move_to_end(key)
+                if stored is not None:
+                    return stored_places(stored, name)
+            facts = facts or self.facts(path)   # not stored, or the store lost it: its facts
+        return places_named(facts, name) if facts is not None else ([], False)
+
+    def _keep_places(self, key: tuple[str, str], stored: tuple) -> None:
+        self._places[key] = stored
+        self._places_weight += len(stored[0])
+        while len(self._places) > 1 and self._places_weight > _PLACES_CACHE_WEIGHT:
+            self._places_weight -= len(self._places.popitem(last=False)[1][0])
 
     def files(self) -> list[str]:
         return sorted(self._summaries)
@@ -891,8 +913,8 @@ class Index:
                 self._forget(path)
                 self._write(self.store.delete, [path])
                 continue
-            record, names, blob, facts = payload
-            rows.append((record, names, blob))
+            record, names, blob, places, facts = payload
+            rows.append((record, names, blob, places))
             moves = self._moved(path, record, facts) if len(to_extract) <= _MOVES_CHECKED else None
             self._add_summary(_summary(record, names))
             if facts is not None:
@@ -902,7 +924,7 @@ class Index:
         if rows:
             self._write(self.store.save_many, rows)
         # files parsed and indexed (failures are skipped, not here), and files gone
-        return {record.path for record, _, _ in rows}, gone
+        return {row[0].path for row in rows}, gone
 
     def _index_overlays(self) -> set[str]:
         """Extract the pending overlays from their text, in this process; nothing is written to
@@ -921,7 +943,7 @@ class Index:
                     self.generation += 1
                 continue
             self._skipped.pop(path, None)
-            _, names, _, facts = payload
+            _, names, _, _, facts = payload
             moves = self._moved(path, record, facts)
             self._add_summary(_summary(record, names))
             self._overlay_facts[path] = facts

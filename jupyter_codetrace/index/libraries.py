@@ -29,6 +29,7 @@ from pathlib import Path
 
 from ..errors import InvalidRequest
 from ..facts import FileFacts
+from ..places import places_named
 from ..results import library_label
 from ..languages import for_path
 from .discover import decode_source
@@ -458,11 +459,11 @@ class WithLibraries:
             return self._index.facts(path)
         return self.libraries.facts(path)
 
-    def definitions_named(self, path: str, name: str) -> list:
+    def places(self, path: str, name: str) -> tuple[list, bool]:
         if self._index.has_file(path) or not is_library_path(path):
-            return self._index.definitions_named(path, name)
+            return self._index.places(path, name)
         facts = self.libraries.facts(path)
-        return [d for d in facts.definitions if d.name == name] if facts is not None else []
+        return places_named(facts, name) if facts is not None else ([], False)
 
     def digest(self, path: str) -> str | None:
         if self._index.has_file(path) or not is_library_path(path):

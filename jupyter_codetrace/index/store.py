@@ -18,7 +18,8 @@ from dataclasses import dataclass
 from pathlib import Path
 
 from ..errors import CacheError
-from ..facts import Definition, FileFacts, definitions_named
+from ..facts import FileFacts
+from ..places import checked
 from ..hashing import blake2b, sha1
 from .encoding import DecodeError, decode, encode, gc_paused
 from .side_store import keep_inherited, renew_after_fork
@@ -32,7 +33,7 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # 5: a file's references are one encoded array inside its blob (decoded when first read).
 # 7: a summary's name sets are a blob of their own inside its names blob (decoded when first read).
 # 8: the names a file uses are no longer compressed (a lookup by name searches them as written).
-INDEXER_VERSION = "8"
+INDEXER_VERSION = "9"
 
 
 def cache_root() -> Path:
@@ -59,8 +60,8 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, language TEXT NOT NULL, size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL, digest TEXT NOT NULL, names BLOB NOT NULL, facts BLOB NOT NULL,
-    names_sum BLOB NOT NULL, facts_sum BLOB NOT NULL
+    mtime_ns INTEGER NOT NULL, digest TEXT NOT NULL, names BLOB NOT NULL, names_sum BLOB NOT NULL,
+    facts_sum BLOB NOT NULL, places_sum BLOB NOT NULL, places BLOB NOT NULL, facts BLOB NOT NULL
 );
 """
 
@@ -296,17 +297,18 @@ class Store:
         return good
 
     def load(self, path: str) -> FileFacts | None:
-        return self._read_facts(path, FileFacts.from_rows)
+        return self._read(path, "facts", FileFacts.from_rows)
 
-    def definitions_named(self, path: str, name: str) -> list[Definition] | None:
-        """The stored file's definitions named ``name``, without loading the file (None when it
-        is not stored)."""
-        return self._read_facts(path, lambda rows: definitions_named(rows, name))
+    def places(self, path: str) -> tuple[tuple, frozenset] | None:
+        """The stored file's places, checked (``places.checked``; None when it is not stored):
+        where it defines each name, without its facts."""
+        return self._read(path, "places", checked)
 
-    def _read_facts(self, path: str, read):
-        """``read`` of the file's stored rows, checked: its checksum, then the rows' shape."""
+    def _read(self, path: str, column: str, read):
+        """``read`` of the file's stored ``column`` (facts or places), checked: its checksum,
+        then its shape."""
         try:
-            row = self._db.execute("SELECT language, digest, facts, facts_sum FROM files WHERE path = ?",
+            row = self._db.execute(f"SELECT language, digest, {column}, {column}_sum FROM files WHERE path = ?",
                                    (path,)).fetchone()
             if row is None:
                 return None
@@ -315,23 +317,25 @@ class Store:
                 self._note(_dropped([path]))
                 raise CacheError(f"{path}: checksum mismatch")
             with gc_paused():   # a file's facts are ~10^4 acyclic objects: no collection is due
-                rows = decode(blob)
-                if rows[0] != path:
-                    raise CacheError(f"{path}: facts of {rows[0]}")
-                return read(rows)
+                value = decode(blob)
+                if column == "facts" and value[0] != path:
+                    raise CacheError(f"{path}: facts of {value[0]}")
+                return read(value)
         except sqlite3.DatabaseError as error:
             raise CacheError(f"{path}: {error}") from error
         except (DecodeError, TypeError, ValueError, AttributeError, IndexError) as error:
             # data of the wrong shape (damaged, foreign or hostile) under a valid checksum
-            self._note(f"cached facts of {path} could not be read ({str(error)[:200]}) and were indexed again")
+            self._note(f"cached {column} of {path} could not be read ({str(error)[:200]}) and were indexed again")
             raise CacheError(f"{path}: {error}") from error
 
-    def save_many(self, items: list[tuple[FileRecord, bytes, bytes]]) -> None:
-        """Store (record, names blob, facts blob) rows in one transaction."""
-        self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(r.path, r.language, r.size, r.mtime_ns, r.digest, names, facts,
-                      checksum(r.path, r.language, r.digest, names), checksum(r.path, r.language, r.digest, facts))
-                     for r, names, facts in items])
+    def save_many(self, items: list[tuple[FileRecord, bytes, bytes, bytes]]) -> None:
+        """Store (record, names blob, facts blob, places blob) rows in one transaction."""
+        # The large blobs last: reading the names (every start) never walks past their pages.
+        self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(r.path, r.language, r.size, r.mtime_ns, r.digest, names,
+                      checksum(r.path, r.language, r.digest, names), checksum(r.path, r.language, r.digest, facts),
+                      checksum(r.path, r.language, r.digest, places), places, facts)
+                     for r, names, facts, places in items])
 
     def touch(self, record: FileRecord) -> None:
         self._write("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",

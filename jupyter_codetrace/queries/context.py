@@ -236,11 +236,10 @@ class QueryContext:
         resolver = self.resolver
         found = []
         for path in sorted(self.index.defined_in.get(name, ())):
-            for d in resolver.definitions_named(path, name):
-                if d.kind != "parameter":
-                    found.append({"file": path, "line": d.line, "column": d.column, "kind": d.kind, "name": name})
-                    if len(found) >= limit:
-                        return found
+            for place in resolver.places(path, name)[0]:
+                found.append({"file": path, "line": place.line, "column": place.column, "kind": place.kind, "name": name})
+                if len(found) >= limit:
+                    return found
         return found
 
     def similar_names(self, name: str, candidates, limit: int = 8) -> list[str]:
@@ -336,9 +335,12 @@ class QueryContext:
         best = (3, 3)
         resolver = self.resolver
         for path in sorted(self.index.defined_in.get(name, ()))[:20]:
-            for d in resolver.definitions_named(path, name):
-                scope = 0 if d.exported else 1 if d.container < 0 else 2
-                best = min(best, (self._KIND_RANK.get(d.kind, 3), scope))
+            places, parameter = resolver.places(path, name)
+            for place in places:
+                scope = 0 if place.exported else 1 if place.top_level else 2
+                best = min(best, (self._KIND_RANK.get(place.kind, 3), scope))
+            if parameter:   # a parameter: no kind of rank, enclosed by its function
+                best = min(best, (3, 2))
         return best
 
     # ------------------------------------------------------------------ positions

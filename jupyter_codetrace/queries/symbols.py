@@ -14,14 +14,11 @@ from __future__ import annotations
 import re
 
 from ..errors import InvalidRequest
-from ..nesting import nesting
-from ..resolve.resolver import MEMBER_OWNER_KINDS
 from ..results import SymbolMatch, SymbolsResult
 from .context import QueryContext, validate_length, whole_number
 
 __all__ = ["symbols", "match_score"]
 
-_SEARCHED_KINDS_EXCLUDED = {"parameter"}
 # a near miss: at least this similar (1 - edits / longer length), for a query of 3+ letters
 _NEAR = 0.6
 # within one score, these kinds first (the rest after, alphabetically by nothing: as found)
@@ -185,26 +182,20 @@ def symbols(ctx: QueryContext, query, limit=50) -> SymbolsResult:
         ranked: list[tuple[tuple, SymbolMatch]] = []
         for name, score in scored.items():
             for path in sorted(ctx.index.defined_in.get(name, ())):
-                view = resolver.view(path)
-                if view is None:
-                    continue
-                facts = view.facts
-                defs = facts.definitions
-                for i, d in enumerate(defs):
-                    if d.name != name or d.kind in _SEARCHED_KINDS_EXCLUDED or (
-                            d.scope > 0 and not (d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS)):
+                for place in resolver.places(path, name)[0]:   # not the file's facts (places.py)
+                    if not place.searchable:
                         continue
-                    qualified = nesting(facts, i)
+                    qualified = place.container + (name,)
                     if "." in query and query.lower() not in ".".join(qualified).lower():
                         continue
-                    if leading and name not in whole and not _container_matches(leading, qualified[:-1]):
+                    if leading and name not in whole and not _container_matches(leading, place.container):
                         continue
-                    container = ".".join(qualified[:-1]) or None
+                    container = ".".join(place.container) or None
                     test = ctx.is_test(path)
-                    order = (-score, test, len(qualified) > 1, _KIND_ORDER.get(d.kind, len(_KIND_ORDER)),
-                             not d.exported, path, d.line)
-                    ranked.append((order, SymbolMatch(name, d.kind, path, d.line, d.column, container,
-                                                      d.signature or None, round(score, 1), d.exported)))
+                    order = (-score, test, len(qualified) > 1, _KIND_ORDER.get(place.kind, len(_KIND_ORDER)),
+                             not place.exported, path, place.line)
+                    ranked.append((order, SymbolMatch(name, place.kind, path, place.line, place.column, container,
+                                                      place.signature or None, round(score, 1), place.exported)))
         ranked.sort(key=lambda item: item[0])
         matches = tuple(m for _, m in ranked[:limit])
         if not matches:

@@ -14,6 +14,7 @@ from __future__ import annotations
 
 from ..languages import by_name
 from ..nesting import nesting
+from ..places import places_named
 from .base import (
     CLASS_KINDS, FILE_MEMOS, FileView, MEMBER_OWNER_KINDS, Recording, Resolution, SameAnswers, Symbol,
     _MERGED_KINDS, _NO_VIEW, _UNKNOWN, _VALUE_KINDS,
@@ -307,14 +308,15 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             self._views[path] = found
         return found
 
-    def definitions_named(self, path: str, name: str) -> list:
-        """The file's definitions named ``name`` (a read, as ``view`` is), without making its view
-        when it has none yet: where a name is defined is asked of files nothing else reads."""
+    def places(self, path: str, name: str) -> tuple[list, bool]:
+        """Where the file defines ``name`` and whether a parameter has it (``places.py``; a read,
+        as ``view`` is), without making its view when it has none yet: a lookup by name asks
+        it of files nothing else reads."""
         self._read[-1].add(path)
         view = self._views.get(path)
         if view is not None and view is not _NO_VIEW:
-            return [d for d in view.facts.definitions if d.name == name]
-        return self.index.definitions_named(path, name)
+            return places_named(view.facts, name)
+        return self.index.places(path, name)
 
     def variable_group(self, symbol: Symbol) -> list[Symbol]:
         """Every assignment of the same variable (same name, same scope or same owner), first first.

@@ -1,8 +1,9 @@
 """A cache file written by someone else cannot run code (issue 16, item 6).
 
 Rows hold data only (index/encoding.py). A row holding a pickle whose ``__reduce__`` writes a
-marker file — with a valid checksum, in the facts or the names column, bare or zlib-wrapped as
-the old store wrote them — is refused without being run, and its file indexed again; a store
+marker file — with a valid checksum, in the facts, the names or the places column, bare or
+zlib-wrapped as the old store wrote them — is refused without being run, and its file indexed
+again; a store
 of the pickling version is discarded whole with the one-time note.
 """
 
@@ -50,13 +51,14 @@ def _repo(root: Path) -> Path:
 
 
 def _answers(project: Project) -> list:
+    places = [(m.name, m.file, m.line) for m in project.symbols("use").matches]   # first: read from the store
     d = project.find_definition("helper", "user.py", 5)
     refs = project.find_references("helper", "base.py", 1).to_dict()
     return [(d.status, d.file, d.line), (refs["count"], refs["files"]),
-            project.find_definition("use", "user.py", 4).status]
+            project.find_definition("use", "user.py", 4).status, places]
 
 
-@pytest.mark.parametrize("column", ["facts", "names"])
+@pytest.mark.parametrize("column", ["facts", "names", "places"])
 @pytest.mark.parametrize("wrapped", [True, False], ids=["zlib-wrapped", "bare"])
 def test_a_pickle_row_is_never_run_and_its_file_is_indexed_again(tmp_path: Path, column: str, wrapped: bool):
     root, cache, marker = _repo(tmp_path / "repo"), tmp_path / "cache", tmp_path / "marker"
@@ -80,8 +82,9 @@ def test_a_pickle_row_is_never_run_and_its_file_is_indexed_again(tmp_path: Path,
     assert not marker.exists(), "a cached pickle was run"
 
     db = sqlite3.connect(db_path)   # the file was indexed again: its row holds data now
-    facts, names = db.execute("SELECT facts, names FROM files WHERE path = 'user.py'").fetchone()
+    facts, names, places = db.execute("SELECT facts, names, places FROM files WHERE path = 'user.py'").fetchone()
     db.close()
+    assert [row[0] for row in decode(places)[0]] == ["use"]
     assert decode(facts)[0] == "user.py" and "helper" in decode(decode(names, compressed=False)[7], compressed=False)   # names used (v8: as written)
     with Project(root, cache_dir=cache) as project:
         assert project.index().parsed == 0 and _answers(project) == expected

@@ -1,13 +1,16 @@
 """Where a name is defined (the places an unresolved answer lists, the ranking of did-you-mean
-names) comes from the definitions of that name alone: a file nothing else reads is not loaded
-for it, and the places are those its whole facts give — from the store, from an unsaved buffer,
-and after the store lost the file."""
+names, a symbol search) comes from each file's stored places (places.py): a file nothing else
+reads is not loaded for it, and the places are those its whole facts give — from the store, from
+an unsaved buffer, after the store's row was damaged, and in every language."""
 
 from __future__ import annotations
 
 import sqlite3
 
+import pytest
+
 from jupyter_codetrace import Project
+from jupyter_codetrace.places import places_named
 
 _FILES = {
     "shapes.py": "class Square:\n    def render(self):\n        return 1\n\n\nclass Circle:\n"
@@ -65,8 +68,37 @@ def test_an_unsaved_buffer_and_a_damaged_store_row_give_the_places_their_text_ho
     project = _project(tmp_path)
     project.set_overlay("helpers.py", "def helper(x):\n    return x\n\n\ndef render():\n    return 0\n")
     with sqlite3.connect(project._context.index.store.path) as db:
-        db.execute("UPDATE files SET facts = ? WHERE path = ?", (b"not facts at all", "views.py"))
+        db.execute("UPDATE files SET places = ? WHERE path = ?", (b"not places at all", "views.py"))
     listed = project._context.where_defined("render")
     assert [(p["file"], p["line"], p["kind"]) for p in listed] == [
         ("helpers.py", 5, "function"), ("shapes.py", 2, "method"), ("shapes.py", 7, "method"),
         ("views.py", 1, "function"), ("views.py", 2, "variable")]
+
+
+def test_a_symbol_search_loads_no_file(tmp_path):
+    project = _project(tmp_path)
+    found = [(m.name, m.container, m.file, m.line, m.kind) for m in project.symbols("render").matches]
+    assert found == [("render", None, "views.py", 1, "function"), ("render", "Square", "shapes.py", 2, "method"),
+                     ("render", "Circle", "shapes.py", 7, "method")]
+    assert not set(project._context.index._facts), "a file was loaded"
+
+
+@pytest.mark.parametrize("fixture", ["python_app", "ts_app", "cpp_app", "go_app", "rust_app", "java_app", "demo"])
+def test_the_stored_places_are_those_the_facts_give(copy_fixture, tmp_path, fixture):
+    # out-of-line C++ members and Go methods carry their type in their container (nesting.py)
+    root = copy_fixture(fixture)
+    Project(root, cache_dir=tmp_path / "cache").index()
+    stored = Project(root, cache_dir=tmp_path / "cache")
+    stored.index()
+    index = stored._context.index
+    compared = 0
+    fresh = Project(root, cache_dir=tmp_path / "cache-2")   # its facts, extracted in this process
+    fresh.index()
+    for path in index.files():
+        names = {d.name for d in fresh._context.index.facts(path).definitions}
+        for name in sorted(names):
+            from_store = index.places(path, name)
+            assert from_store == places_named(fresh._context.index.facts(path), name), (path, name)
+            compared += 1
+    assert compared > 20
+    assert not set(index._facts), "the stored places were read without the facts"
