@@ -18,9 +18,9 @@ from typing import Callable
 from ..errors import CacheError
 from ..facts import FileFacts, Moves, line_moves
 from ..hashing import blake2b, sha1
-from ..places import Place, places_named, places_of, stored_places
 from ..languages import by_name, for_path, spec_of
 from ..languages.spec import QUERY_DIR
+from ..places import Place, places_named, places_of, stored_places
 from ..workspace import VENDORED_DIRS, Workspace
 from .discover import WALK_ONLY_NAMES, BinaryFile, discover, read_source, restat
 from .encoding import gc_paused
@@ -254,9 +254,10 @@ _COMPILED_IN_WORKERS: set[str] = set()
 def _first_compiles(sources) -> dict[str, list]:
     """The files to extract of each language whose query this process has not compiled (and no
     worker has compiled for it before), by the language that analyses them (a notebook's is
-    Python's). With two such languages or more, each is extracted in a worker process of its own:
-    the compiles, 0.15-0.8 s each and nearly all of a small project's first index (Python,
-    TypeScript and C++: 1.3 s), then run side by side."""
+    Python's). With two such languages or more, each is extracted in a process of its own (the
+    language of most files in this one, the others in workers): the compiles, 0.15-0.8 s each and
+    nearly all of a small project's first index (Python, TypeScript and C++: 1.3 s), then run
+    side by side."""
     groups: dict[str, list] = {}
     for source in sources:
         spec = spec_of(source.language)
@@ -834,6 +835,15 @@ class Index:
         for record in unchanged:
             self._write(self.store.touch, record)
         done = 0
+
+        def extract_here(sources) -> None:
+            nonlocal done
+            for source in sources:
+                results.append(_extract_job(root, source.path, source.language, self.workspace.max_file_size, True))
+                done += 1
+                if progress:
+                    progress(done, total, source.path)
+
         in_process = to_extract
         shares: list[list] = []
         if self.workers > 1 and len(to_extract) >= _POOL_THRESHOLD:
@@ -857,11 +867,7 @@ class Index:
             with ProcessPoolExecutor(max_workers=min(self.workers, len(shares))) as pool:
                 futures = [pool.submit(_extract_group, root, [(s.path, s.language) for s in share],
                                        self.workspace.max_file_size) for share in shares]
-                for source in in_process:   # languages compiled here already, while the workers run
-                    results.append(_extract_job(root, source.path, source.language, self.workspace.max_file_size, True))
-                    done += 1
-                    if progress:
-                        progress(done, total, source.path)
+                extract_here(in_process)   # meanwhile
                 in_process = []
                 retry = []
                 for share, future in zip(shares, futures):
@@ -891,11 +897,7 @@ class Index:
                 done += 1
                 if progress:
                     progress(done, total, source.path)
-        for source in in_process:
-            results.append(_extract_job(root, source.path, source.language, self.workspace.max_file_size, True))
-            done += 1
-            if progress:
-                progress(done, total, source.path)
+        extract_here(in_process)
         rows = []
         gone = []
         by_path = {source.path: source for source in to_extract}

@@ -106,8 +106,8 @@ _NOT_OPENED = object()
 
 
 class _Within:
-    """Which of a list of names hold a text (``within(text, last)``: by each name's last dotted
-    part when ``last``, else the whole folded name), and which are exactly a text
+    """Which of a list of names hold a text (called with the text and ``last``: each name's last
+    dotted part when ``last``, else the whole folded name), and which are exactly a text
     (``exactly``). Every name is searched at once: all are written one after another, each
     after a line break, and found again from where the text occurs."""
 
