@@ -30,6 +30,9 @@ class Place:
     top_level: bool              # enclosed by no definition
     searchable: bool             # at the top of its file or a member of a type: what a symbol search lists
     signature: str
+    index: int                   # the definition's index in its file's facts (``Symbol(path, index)``)
+    declaration: bool            # a declaration only (a C prototype, a TypeScript overload)
+    scoped: bool                 # in a scope of its file (a C++ out-of-line member is not: ``scope`` -1)
 
 
 def _place(facts: FileFacts, index: int) -> tuple:
@@ -37,7 +40,7 @@ def _place(facts: FileFacts, index: int) -> tuple:
     defs = facts.definitions
     searchable = d.scope <= 0 or (d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS)
     return (d.name, d.kind, d.line, d.column, nesting(facts, index)[:-1], bool(d.exported), d.container < 0,
-            searchable, d.signature or "")
+            searchable, d.signature or "", index, bool(d.declaration), d.scope >= 0)
 
 
 def places_of(facts: FileFacts) -> tuple[tuple, tuple[str, ...]]:
@@ -69,12 +72,14 @@ def checked(stored) -> tuple[tuple, frozenset]:
     raise ``TypeError`` or ``ValueError``."""
     rows, parameters = stored
     kept = []
-    for name, kind, line, column, container, exported, top_level, searchable, signature in rows:
+    for name, kind, line, column, container, exported, top_level, searchable, signature, index, declaration, \
+            scoped in rows:
         if not (type(name) is str and type(kind) is str and type(line) is int and type(column) is int
-                and type(signature) is str and all(type(part) is str for part in container)):
+                and type(signature) is str and type(index) is int and index >= 0
+                and all(type(part) is str for part in container)):
             raise TypeError("a place of another shape")
         kept.append((name, kind, line, column, tuple(container), bool(exported), bool(top_level), bool(searchable),
-                     signature))
+                     signature, index, bool(declaration), bool(scoped)))
     if not all(type(p) is str for p in parameters):
         raise TypeError("parameter names of another shape")
     return tuple(kept), frozenset(parameters)

@@ -82,8 +82,10 @@ def _index_version() -> str:
         digest.update(scm.read_bytes())
     for module in sorted(QUERY_DIR.glob("*.py")):
         digest.update(module.read_bytes())
-    for module in (os.path.join(os.path.dirname(__file__), "extract.py"),
-                   os.path.join(os.path.dirname(os.path.dirname(__file__)), "facts.py")):
+    package = os.path.dirname(os.path.dirname(__file__))
+    # what shapes the stored facts and places: a change to any makes a new store
+    for module in (os.path.join(os.path.dirname(__file__), "extract.py"), os.path.join(package, "facts.py"),
+                   os.path.join(package, "places.py"), os.path.join(package, "nesting.py")):
         with open(module, "rb") as handle:
             digest.update(handle.read())
     return f"{INDEXER_VERSION}-{grammar_version()}-{digest.hexdigest()[:16]}"

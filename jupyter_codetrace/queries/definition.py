@@ -112,6 +112,9 @@ def _by_name(ctx: QueryContext, symbol, mode: str) -> DefinitionResult:
         return dataclasses.replace(result, resolution="name-only", message=message, candidates=rivals)
 
 
+_RIVALS = 10
+
+
 def _rivals(ctx: QueryContext, symbol: str, answer: DefinitionResult) -> list[dict]:
     """The other definitions a by-name answer could have been (a name looked up without a place
     is matched by name only: its rivals are listed, as for every name-only answer); the other
@@ -135,7 +138,9 @@ def _rivals(ctx: QueryContext, symbol: str, answer: DefinitionResult) -> list[di
                 if hd is not None and ((half.path, hd.line) == (answer.file, answer.line) or d.declaration):
                     continue
             rivals.append(_candidate(ctx, other))
-    return rivals[:10]
+            if len(rivals) == _RIVALS:
+                return rivals   # the first ten in path order are listed: a wide name's others are not looked at
+    return rivals
 
 
 def _namespace_alias(ctx: QueryContext, path: str, symbol: str, located: Located) -> DefinitionResult | None:

@@ -72,18 +72,13 @@ def _search(ctx: QueryContext, symbol: str):
     resolver = ctx.resolver
     ranked = []
     for path in sorted(ctx.index.defined_in.get(parts[-1], ())):
-        view = resolver.view(path)
-        if view is None:
-            continue
-        for i, d in enumerate(view.facts.definitions):
-            if d.name != parts[-1] or d.kind == "parameter":
-                continue
-            nesting = ctx.qualified_path(Symbol(path, i))
+        for place in resolver.places(path, parts[-1])[0]:   # not the file's facts (places.py)
+            nesting = place.container + (place.name,)
             if nesting[-len(parts):] != parts:
                 continue
-            rank = (nesting != parts, d.kind not in NODE_KINDS, d.declaration, ctx.is_test(path),
-                    not d.exported, d.scope < 0, path.count("/"), path, i)
-            ranked.append((rank, Symbol(path, i), nesting))
+            rank = (nesting != parts, place.kind not in NODE_KINDS, place.declaration, ctx.is_test(path),
+                    not place.exported, not place.scoped, path.count("/"), path, place.index)
+            ranked.append((rank, Symbol(path, place.index), nesting))
     if not ranked:
         names = ctx.similar_names(parts[-1], ctx.index.defined_in, limit=8)
         message = f"Symbol '{symbol}' is not defined in the project."

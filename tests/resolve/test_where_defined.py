@@ -102,3 +102,20 @@ def test_the_stored_places_are_those_the_facts_give(copy_fixture, tmp_path, fixt
             compared += 1
     assert compared > 20
     assert not set(index._facts), "the stored places were read without the facts"
+
+
+def test_a_name_found_by_name_lists_ten_rivals_from_the_first_files(tmp_path):
+    # `run` is a function in 30 files: the best is the first, the next ten in path order are its
+    # rivals, and the files after them are not read for it
+    root = tmp_path / "wide"
+    root.mkdir()
+    for n in range(30):
+        (root / f"m{n:02}.py").write_text(f"def run():\n    return {n}\n")
+    Project(root, cache_dir=tmp_path / "cache").index()
+    project = Project(root, cache_dir=tmp_path / "cache")
+    project.index()
+    result = project.find_definition("run")
+    assert (result.status, result.file) == ("found", "m00.py")
+    assert [c["file"] for c in result.candidates] == [f"m{n:02}.py" for n in range(1, 11)]
+    assert "11 definitions are named 'run'" in result.message
+    assert set(project._context.index._facts) <= {f"m{n:02}.py" for n in range(12)}
