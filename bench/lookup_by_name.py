@@ -7,7 +7,8 @@ Corpus: the CPython standard library (``benchlib.ensure_stdlib_corpus``: 1,788 f
 lines), indexed once (untimed). Each of --runs fresh processes then answers, in order, a found
 lookup by name (``find_definition("urlparse")``: the floor, the least a lookup by name costs),
 the symbol searches of SEARCHES, the typos of TYPOS (``find_definition`` of a name defined
-nowhere: the closest names and where they are), and the unresolved questions of UNRESOLVED.
+nowhere: the closest names and where they are), the unresolved questions of UNRESOLVED, and
+BY_NAME (``find_definition`` of a name alone that many files define: the best and its rivals).
 Each figure is wall and CPU milliseconds of that process for that one answer, the median over
 the runs, and its ratio to the floor's.
 
@@ -37,6 +38,7 @@ from benchlib import cache_dir, ensure_stdlib_corpus, log, results_dir  # noqa: 
 
 SEARCHES = ["parse_args", "urlparse", "get", "json load", "Serializer", "TestCase", "usr sav", "a"]
 TYPOS = ["urlparze", "assertEqaul", "getvalu", "Serialiser"]
+BY_NAME = ["get", "__init__", "run"]   # find_definition by name alone of names defined in many files
 UNRESOLVED = [("as_integer_ratio", "test/test_fractions.py", 348, 35), ("getvalue", "test/test_importlib/frozen/test_loader.py", 188, 33)]
 
 _CHILD = r"""
@@ -60,6 +62,8 @@ for query in json.loads(sys.argv[3]):
     out["search " + query] = timed(lambda: project.symbols(query))
 for typo in json.loads(sys.argv[4]):
     out["typo " + typo] = timed(lambda: project.find_definition(typo))
+for name in json.loads(sys.argv[6]):
+    out["by name " + name] = timed(lambda: project.find_definition(name))
 for name, path, line, column in json.loads(sys.argv[5]):
     out["unresolved " + name] = timed(lambda: project.find_definition(name, path, line, column))
 print(json.dumps(out))
@@ -72,7 +76,8 @@ def _run(source: Path, root: Path, cache: Path, quick: bool) -> dict:
     env["PYTHONPYCACHEPREFIX"] = str(cache / "pycache")
     searches = SEARCHES[:3] if quick else SEARCHES
     done = subprocess.run([sys.executable, "-c", _CHILD, str(source), str(root), json.dumps(searches),
-                           json.dumps(TYPOS[:2] if quick else TYPOS), json.dumps([] if quick else UNRESOLVED)],
+                           json.dumps(TYPOS[:2] if quick else TYPOS), json.dumps([] if quick else UNRESOLVED),
+                           json.dumps(BY_NAME[:1] if quick else BY_NAME)],
                           env=env, capture_output=True, text=True, timeout=1800)
     if done.returncode != 0:
         raise SystemExit(f"the measured process failed: {done.stderr[-3000:]}")
