@@ -19,8 +19,8 @@ from pathlib import Path
 
 from ..errors import CacheError
 from ..facts import FileFacts
-from ..places import checked
 from ..hashing import blake2b, sha1
+from ..places import checked
 from .encoding import DecodeError, decode, encode, gc_paused
 from .side_store import keep_inherited, renew_after_fork
 
@@ -33,6 +33,7 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # 5: a file's references are one encoded array inside its blob (decoded when first read).
 # 7: a summary's name sets are a blob of their own inside its names blob (decoded when first read).
 # 8: the names a file uses are no longer compressed (a lookup by name searches them as written).
+# 9: each file's places (places.py) in a column of their own; the large blobs last in a row.
 INDEXER_VERSION = "9"
 
 

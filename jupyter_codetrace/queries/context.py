@@ -11,12 +11,11 @@ import threading
 from bisect import bisect_left, bisect_right
 
 from ..errors import InvalidRequest
-from ..facts import Definition
 from ..index.encoding import freeze_long_lived, gc_paused
 from ..index.indexer import Index
 from ..index.libraries import Libraries, LibraryPlace, WithLibraries, is_library_path
 from ..nesting import nesting
-from ..resolve.resolver import MEMBER_OWNER_KINDS, Resolver, Symbol
+from ..resolve.resolver import Resolver, Symbol
 from ..workspace import Workspace, is_test_file
 from .kept_answers import AnswerStore
 
@@ -316,7 +315,9 @@ class QueryContext:
         key = (self.index.generation, id(defined))
         if mine and self._defined_prepared is not None and self._defined_prepared[0] == key:
             return self._defined_prepared[1]
-        pool = sorted({c for c in candidates if isinstance(c, str) and c})
+        # the defined names come sorted already (defined_names: one sort per generation for both)
+        pool = [c for c in self.defined_names()[0] if c] if mine else sorted(
+            {c for c in candidates if isinstance(c, str) and c})
         folded = [c.casefold() for c in pool]
         lasts = [f.rsplit(".", 1)[-1] for f in folded] if any("." in f for f in folded) else folded
         prepared = (pool, folded, lasts, any("/" in c for c in pool), _Within(folded, lasts))
@@ -369,10 +370,6 @@ class QueryContext:
         if symbol.is_module or resolver.definition(symbol) is None:
             return ()
         return nesting(resolver.view(symbol.path).facts, symbol.index)
-
-    def is_member(self, symbol: Symbol, d: Definition) -> bool:
-        defs = self.resolver.view(symbol.path).facts.definitions
-        return d.container >= 0 and defs[d.container].kind in MEMBER_OWNER_KINDS
 
     @staticmethod
     def is_test(path: str) -> bool:

@@ -182,6 +182,7 @@ def symbols(ctx: QueryContext, query, limit=50) -> SymbolsResult:
         ranked: list[tuple[tuple, SymbolMatch]] = []
         for name, score in scored.items():
             for path in sorted(ctx.index.defined_in.get(name, ())):
+                test = ctx.is_test(path)
                 for place in resolver.places(path, name)[0]:   # not the file's facts (places.py)
                     if not place.searchable:
                         continue
@@ -191,7 +192,6 @@ def symbols(ctx: QueryContext, query, limit=50) -> SymbolsResult:
                     if leading and name not in whole and not _container_matches(leading, place.container):
                         continue
                     container = ".".join(place.container) or None
-                    test = ctx.is_test(path)
                     order = (-score, test, len(qualified) > 1, _KIND_ORDER.get(place.kind, len(_KIND_ORDER)),
                              not place.exported, path, place.line)
                     ranked.append((order, SymbolMatch(name, place.kind, path, place.line, place.column, container,
