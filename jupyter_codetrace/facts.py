@@ -36,6 +36,8 @@ MEMBER_OWNER_KINDS = CLASS_KINDS | {"impl", "namespace", "module"}
 
 @dataclass(slots=True)
 class Definition:
+    """A name defined in a file: where, what kind, its signature, doc and what encloses it."""
+
     name: str
     kind: str
     line: int
@@ -74,6 +76,8 @@ class Definition:
 
 @dataclass(slots=True)
 class Reference:
+    """A name used in a file: where, how (read, write, call, type-ref) and in which scope."""
+
     name: str
     line: int
     column: int
@@ -87,6 +91,8 @@ class Reference:
 
 @dataclass(slots=True)
 class Import:
+    """One name (or module) an import statement binds in a file."""
+
     module: str
     kind: str                   # module | dotted | named | namespace | default | star | side-effect
     name: str | None            # the imported name (named imports)
@@ -102,6 +108,8 @@ class Import:
 
 @dataclass(slots=True)
 class Export:
+    """One name a file exports, or re-exports from another module."""
+
     kind: str                   # named | star | namespace | default
     name: str | None            # local (or source-module) name
     exported_as: str | None
@@ -115,6 +123,8 @@ class Export:
 
 @dataclass(slots=True)
 class Scope:
+    """A region of a file where names bind (module, class, function, block)."""
+
     kind: str                   # module | block | function | class
     start_byte: int
     end_byte: int
@@ -126,6 +136,8 @@ class Scope:
 
 @dataclass(slots=True, eq=False)
 class FileFacts:
+    """Everything extraction found in one file: definitions, references, imports, exports, scopes."""
+
     path: str
     language: str
     definitions: list[Definition] = field(default_factory=list)

@@ -5,9 +5,9 @@ from __future__ import annotations
 import os
 from typing import Sequence
 
-from . import queries
 from .index.indexer import Index, IndexStats, Progress
-from .queries.ahead import AheadUpdates
+from .queries.context import QueryContext
+from .queries.definition import find_definition
 from .results import (
     DefinitionResult, GraphResult, LibrarySourceResult, ReferencesResult, SymbolsResult, TraceResult,
 )
@@ -36,8 +36,8 @@ class Project:
         self.workspace = Workspace(root, max_file_size=max_file_size, exclude=exclude)
         self._index = Index(self.workspace, cache_dir=cache_dir, workers=workers)
         python = python or os.environ.get("CODETRACE_PYTHON") or None
-        self._context = queries.QueryContext(self.workspace, self._index, str(python) if python else None)
-        self._ahead: AheadUpdates | None = None
+        self._context = QueryContext(self.workspace, self._index, str(python) if python else None)
+        self._ahead = None   # AheadUpdates while watching
 
     def for_python(self, python: str | os.PathLike) -> "Project":
         """This project with library names resolved in another interpreter's import path (a
@@ -45,7 +45,7 @@ class Project:
         project ``watch()``es, its thread takes saves in for the new one too."""
         other = object.__new__(Project)
         other.workspace, other._index = self.workspace, self._index
-        other._context = queries.QueryContext(self.workspace, self._index, str(python))
+        other._context = QueryContext(self.workspace, self._index, str(python))
         other._ahead = None
         if self._ahead is not None and self._ahead.running:
             self._ahead.follow(other._context)
@@ -74,6 +74,8 @@ class Project:
         the change. Indexes first where nothing is indexed yet (the watches begin there). False
         where changes cannot be watched (no inotify): then, as without ``watch()``, each
         question brings what changed up to date first. Stopped by ``close()``."""
+        from .queries.ahead import AheadUpdates
+
         if self._ahead is None or not self._ahead.running:
             self._ahead = AheadUpdates(self._context)
         with self._context.lock:
@@ -93,13 +95,15 @@ class Project:
         For a notebook, ``cell`` is the cell's 0-based index in the notebook and ``line`` the
         line within that cell.
         """
-        return queries.find_definition(self._context, symbol, file, line, column, mode, cell)
+        return find_definition(self._context, symbol, file, line, column, mode, cell)
 
     def find_references(self, symbol: str, file: str, line: int, column: int | None = None,
                         include_declaration: bool = False, cell: int | None = None) -> ReferencesResult:
         """Every use of the symbol named at ``file:line[:column]`` (``cell``: as in
         ``find_definition``), with usage kinds."""
-        return queries.find_references(self._context, symbol, file, line, column, include_declaration, cell)
+        from .queries.references import find_references
+
+        return find_references(self._context, symbol, file, line, column, include_declaration, cell)
 
     def trace(self, symbol: str, file: str | None = None, references: bool = False, calls: bool = False,
               types: bool = False) -> TraceResult:
@@ -109,40 +113,56 @@ class Project:
         With ``file``, the symbol is looked up in that file first (a definition there, or an
         import that is followed); without it, across the project, best match first.
         """
-        return queries.trace(self._context, symbol, file, references, calls, types)
+        from .queries.trace import trace
+
+        return trace(self._context, symbol, file, references, calls, types)
 
     def dependencies_of(self, file: str, symbol: str, include_name_matches: bool = False) -> GraphResult:
         """What ``symbol`` (defined in ``file``) depends on: calls, references, base types — transitively."""
-        return queries.dependencies_of(self._context, file, symbol, include_name_matches)
+        from .queries.graph import dependencies_of
+
+        return dependencies_of(self._context, file, symbol, include_name_matches)
 
     def dependents_of(self, file: str, symbol: str, include_name_matches: bool = False) -> GraphResult:
         """Who depends on ``symbol`` (defined in ``file``): callers, referrers, subtypes — transitively."""
-        return queries.dependents_of(self._context, file, symbol, include_name_matches)
+        from .queries.graph import dependents_of
+
+        return dependents_of(self._context, file, symbol, include_name_matches)
 
     def paths_between(self, source: tuple[str, str], target: tuple[str, str],
                       include_name_matches: bool = False) -> GraphResult:
         """How ``(file, symbol)`` pairs connect, in either direction: shortest paths first
         (at most 10, at most 12 edges); arrows show the real direction."""
-        return queries.paths_between(self._context, source, target, include_name_matches)
+        from .queries.graph import paths_between
+
+        return paths_between(self._context, source, target, include_name_matches)
 
     def call_graph(self, include_name_matches: bool = False) -> GraphResult:
         """The whole graph: every node and edge (``.to_dot()``, ``.to_dict()``)."""
-        return queries.call_graph(self._context, include_name_matches)
+        from .queries.graph import call_graph
+
+        return call_graph(self._context, include_name_matches)
 
     def symbols(self, query: str, limit: int = 50) -> SymbolsResult:
         """Fuzzy workspace symbol search, best first."""
-        return queries.symbols(self._context, query, limit)
+        from .queries.symbols import symbols
+
+        return symbols(self._context, query, limit)
 
     def library_source(self, file: str) -> LibrarySourceResult:
         """The text of a library file an answer led to (``file`` as the answer names it:
         ``json/__init__.py``, ``node_modules/ky/index.d.ts``), for a read-only view. Files no
         answer reached are refused (``file_not_indexed``)."""
-        return queries.library_source(self._context, file)
+        from .queries.library import library_source
+
+        return library_source(self._context, file)
 
     def document_symbols(self, file: str):
         """The outline of one file: its classes, functions, methods, fields and module-level
         variables, nested as written (``queries.outline.OutlineResult``)."""
-        return queries.document_symbols(self._context, file)
+        from .queries.outline import document_symbols
+
+        return document_symbols(self._context, file)
 
     def library_path(self, file: str) -> str | None:
         """The absolute path on this machine of a library file as an answer names it

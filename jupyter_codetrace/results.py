@@ -20,6 +20,8 @@ NOT_FOUND_STATUSES = ("file_not_indexed", "reference_not_found", "symbol_not_fou
 
 @dataclass(frozen=True)
 class Location:
+    """A place in a file (1-based line and column), with the kind and name found there."""
+
     file: str
     line: int
     column: int
@@ -90,6 +92,8 @@ def library_label(library: dict | None) -> str | None:
 
 @dataclass(frozen=True, repr=False)
 class DefinitionResult(_Displayable):
+    """The answer of find_definition: a status and, when found, where, the code, signature and docs."""
+
     status: str
     symbol: str
     mode: str = "definition"
@@ -158,6 +162,8 @@ class DefinitionResult(_Displayable):
 
 @dataclass(frozen=True)
 class Reference:
+    """One use of a symbol: where, how it is used, whether in a test file, and its line of code."""
+
     file: str
     line: int
     column: int
@@ -177,6 +183,8 @@ class Reference:
 
 @dataclass(frozen=True, repr=False)
 class ReferencesResult(_Displayable):
+    """The answer of find_references: the definition and every use of it."""
+
     status: str
     symbol: str
     message: str | None = None
@@ -217,6 +225,8 @@ class ReferencesResult(_Displayable):
 
 @dataclass(frozen=True)
 class SymbolMatch:
+    """One definition a symbol search found, with its score."""
+
     name: str
     kind: str
     file: str
@@ -235,6 +245,8 @@ class SymbolMatch:
 
 @dataclass(frozen=True, repr=False)
 class SymbolsResult(_Displayable):
+    """The answer of a symbol search: matches, best first."""
+
     status: str
     query: str
     matches: tuple[SymbolMatch, ...] = field(default_factory=tuple)
@@ -251,6 +263,8 @@ class SymbolsResult(_Displayable):
 
 @dataclass(frozen=True)
 class GraphNode:
+    """A symbol in a graph answer: its id, names, kind and place."""
+
     id: str
     name: str
     qualified_name: str
@@ -276,6 +290,8 @@ class GraphNode:
 
 @dataclass(frozen=True)
 class GraphEdge:
+    """A dependency in a graph answer: from, to, what kind, where it is written and how it was resolved."""
+
     source: str
     target: str
     kind: str

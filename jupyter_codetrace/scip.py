@@ -210,6 +210,8 @@ def _package_part(text: str | None) -> str:
 
 @dataclass(frozen=True)
 class _Package:
+    """The package a SCIP symbol belongs to (manager, name, version)."""
+
     manager: str
     name: str
     version: str

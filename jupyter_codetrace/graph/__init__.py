@@ -1,5 +1,3 @@
-"""The code graph (a compact MultiDiGraph, graph/compact.py) and the traversals graph queries use."""
-
-from .build import CALLABLE_KINDS, EDGE_KINDS, NODE_KINDS, CodeGraph
-
-__all__ = ["CodeGraph", "NODE_KINDS", "EDGE_KINDS", "CALLABLE_KINDS"]
+"""The code graph (a compact MultiDiGraph, graph/compact.py: ``build.CodeGraph``) and the
+traversals graph queries use. Nothing is imported here: a process that answers only
+definitions (a restart, the CLI) never loads the graph's modules."""

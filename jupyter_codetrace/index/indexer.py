@@ -1127,6 +1127,8 @@ def _weight(facts: FileFacts | None) -> int:
 
 @dataclass(slots=True)
 class _Source:
+    """A file to index: its path and language, with size and time once read."""
+
     path: str
     language: str
     size: int = -1

@@ -54,6 +54,8 @@ def is_library_path(path: str) -> bool:
 
 @dataclass(frozen=True)
 class ImportRoot:
+    """A folder of the interpreter's import path, keyed for answers."""
+
     key: str     # "::py0"
     path: str    # absolute folder
     kind: str    # "stdlib" | "site-packages" | "path"
@@ -74,6 +76,8 @@ class LibraryPlace:
 
 @dataclass
 class _Interpreter:
+    """What an interpreter's import path holds, as asked of it once."""
+
     path: list[str]
     stdlib: list[str]
     version: str

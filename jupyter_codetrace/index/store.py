@@ -50,6 +50,8 @@ def cache_root() -> Path:
 
 @dataclass(slots=True)
 class FileRecord:
+    """A stored file's identity: path, language, size, modification time and content digest."""
+
     path: str
     language: str
     size: int

@@ -60,6 +60,8 @@ def _path_without_extension(path: str, ctx: ModuleContext) -> str:
 
 @dataclass(frozen=True)
 class LanguageSpec:
+    """What the engine knows about one language besides its query (hooks default to the generic rule)."""
+
     name: str                                   # "python"
     grammar: str                                # language-pack grammar name ("tsx" for .tsx)
     extensions: tuple[str, ...]                 # (".py", ".pyi")

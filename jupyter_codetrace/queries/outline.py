@@ -50,6 +50,8 @@ class OutlineSymbol:
 
 @dataclass(frozen=True, repr=False)
 class OutlineResult(_Displayable):
+    """The answer of document_symbols: a file's definitions, nested as written."""
+
     status: str
     file: str
     symbols: tuple[OutlineSymbol, ...] = ()

@@ -35,6 +35,8 @@ class Symbol:
 
 @dataclass(slots=True)
 class Resolution:
+    """What a name resolved to (or why not), how, and the rivals a name-only answer had."""
+
     status: str                                     # found | builtin | unresolved | not_found
     target: Symbol | None = None
     kind: str = "scope"                             # scope | import | member | inferred | name-only
@@ -92,6 +94,8 @@ _NO_VIEW = object()
 
 @dataclass(frozen=True, slots=True)
 class InferredType:
+    """The type a value was inferred to have: an instance or class of a symbol, a module, a builtin."""
+
     kind: str            # instance | class | module | builtin | super
     symbol: Symbol | None = None
 

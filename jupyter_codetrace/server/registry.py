@@ -24,6 +24,8 @@ __all__ = ["ProjectRegistry", "IndexState"]
 
 @dataclass
 class IndexState:
+    """Where a root's index stands, for the status endpoint."""
+
     state: str = "idle"              # idle | indexing | ready | error
     done: int = 0
     total: int = 0

@@ -1,5 +1,6 @@
 """What a new process loads before its first answer: tree-sitter and a language's compiled query
-only when facts are extracted, never for answers from stored facts; versions without
+only when facts are extracted, never for answers from stored facts; the graph's, the searches'
+and the other queries' modules only when such a question is asked; versions without
 importlib.metadata (bench/startup.py measures the time; nothing here is timed)."""
 
 from __future__ import annotations
@@ -44,8 +45,16 @@ project = Project(sys.argv[1])
 result = project.find_definition(sys.argv[2], sys.argv[3], int(sys.argv[4]))
 print(json.dumps({"status": result.status, "file": getattr(result, "file", None),
                   "queries": parsing.query_for.cache_info().currsize,
-                  "loaded": sorted(m for m in ("tree_sitter", "tree_sitter_language_pack") if m in sys.modules)}))
+                  "loaded": sorted(m for m in ("tree_sitter", "tree_sitter_language_pack") if m in sys.modules),
+                  "modules": sorted(m for m in sys.modules if m.startswith("jupyter_codetrace."))}))
 """
+
+# What answering a definition has no use for: the graph, the other queries, rendering.
+_NOT_FOR_A_DEFINITION = ("jupyter_codetrace.graph.build", "jupyter_codetrace.graph.compact",
+                         "jupyter_codetrace.graph.traverse", "jupyter_codetrace.queries.ahead",
+                         "jupyter_codetrace.queries.graph", "jupyter_codetrace.queries.references",
+                         "jupyter_codetrace.queries.symbols", "jupyter_codetrace.queries.trace",
+                         "jupyter_codetrace.queries.outline", "jupyter_codetrace.render.text")
 
 
 def _probe(root: Path, cache: Path, *query) -> dict:
@@ -62,7 +71,10 @@ def test_a_warm_cache_answers_without_tree_sitter(copy_fixture, tmp_path):
     assert cold["status"] == "found" and cold["file"] == "shop/orders.py"
     assert cold["queries"] == 1   # Python's, the only language of the fixture
     warm = _probe(root, tmp_path / "cache", "place_order", "main.py", 11)
+    modules = warm.pop("modules")
     assert warm == {"status": "found", "file": "shop/orders.py", "queries": 0, "loaded": []}
+    assert "jupyter_codetrace.queries.definition" in modules
+    assert not set(modules) & set(_NOT_FOR_A_DEFINITION)
 
 
 def test_compile_queries_compiles_the_languages_indexed_before_any_file_is_parsed(tmp_path):
