@@ -18,7 +18,7 @@ from ..facts import Definition, Export, FileFacts, Import, Reference, Scope
 from ..languages.captures import DEFINITION_KINDS, definition_capture
 from ..languages.spec import LanguageSpec
 from ..positions import LineMap
-from .parsing import parse, pattern_captures, run_query
+from .parsing import needs_whole_query, parse, pattern_captures, run_query
 
 __all__ = ["extract_file"]
 
@@ -169,10 +169,11 @@ class _Extraction:
         returned: list = []
         arguments: dict[tuple[int, int], object] = {}
 
-        plan = _plan(self.spec)
+        whole = needs_whole_query(self.spec, self.source)
+        plan = _plan(self.spec, whole)
         marks = {"reference.write": writes, "reference.type": type_refs, "ignore": ignored}
         notes: list[str] = []
-        for pattern, caps in run_query(self.spec, self.root, notes):
+        for pattern, caps in run_query(self.spec, self.root, notes, whole):
             category, detail = plan[pattern]
             if category == "reference":
                 name = caps["reference"][0]
@@ -963,10 +964,10 @@ class _Extraction:
 
 
 @lru_cache(maxsize=None)
-def _plan(spec: LanguageSpec) -> tuple[tuple[str, str | None], ...]:
+def _plan(spec: LanguageSpec, whole: bool) -> tuple[tuple[str, str | None], ...]:
     """How to read each pattern's matches, decided once from the names it captures."""
     plan = []
-    for names in pattern_captures(spec):
+    for names in pattern_captures(spec, whole):
         kinds = [_DEFINITION_KEYS[n] for n in names if n in _DEFINITION_KEYS]
         if kinds:
             plan.append(("definition", kinds[0]))

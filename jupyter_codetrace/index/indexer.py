@@ -240,10 +240,13 @@ def _event_matters(name: str) -> bool:
 def _compile_queries(languages) -> None:
     """Compile the languages' queries here, before the pool's workers are forked: they inherit
     them instead of each compiling its own (C++ 0.19 s, TypeScript 0.23 s a worker: half of a
-    small C project's index CPU). A query that fails to compile fails in each file's job."""
+    small C project's index CPU). A query that fails to compile fails in each file's job. Both
+    of a language's queries (``parsing.query_for``): which files hold a rare word is known only
+    once they are read, and a long-lived process compiles here what its saves may need."""
     for spec in filter(None, map(spec_of, languages)):
         try:
             query_for(spec)
+            query_for(spec, whole=True)
         except Exception:  # noqa: BLE001 - reported per file by the jobs
             continue
 

@@ -19,7 +19,7 @@ from ..languages.spec import LanguageSpec
 if TYPE_CHECKING:
     import tree_sitter
 
-__all__ = ["parse", "query_for", "is_compiled", "run_query", "pattern_captures", "compile_query", "capture_names", "grammar_version", "Tree", "Node", "RecoveredTree"]
+__all__ = ["parse", "query_for", "needs_whole_query", "is_compiled", "run_query", "pattern_captures", "compile_query", "capture_names", "grammar_version", "Tree", "Node", "RecoveredTree"]
 
 
 def __getattr__(name: str):
@@ -101,6 +101,7 @@ def _recover(spec: LanguageSpec, parser: tree_sitter.Parser, source: bytes, tree
     blanked: list[tuple[int, int]] = []
     patched = source
     found = None
+    whole = needs_whole_query(spec, source)
     for _ in range(_RECOVERY_ROUNDS):
         region = _swallowing_error(tree.root_node, patched)
         if region is None:
@@ -112,8 +113,8 @@ def _recover(spec: LanguageSpec, parser: tree_sitter.Parser, source: bytes, tree
         if first is not None and first.start_byte < end:
             break   # no better: keep what we have
         if found is None:
-            found = _definitions_found(spec, tree.root_node)
-        now = _definitions_found(spec, retry.root_node)
+            found = _definitions_found(spec, tree.root_node, whole)
+        now = _definitions_found(spec, retry.root_node, whole)
         if len(now) < len(found) or sum(p >= end for p in now) <= sum(p >= end for p in found):
             break   # fewer definitions in all, or none more after the error: not worth it
         tree, patched, found = retry, candidate, now
@@ -123,19 +124,19 @@ def _recover(spec: LanguageSpec, parser: tree_sitter.Parser, source: bytes, tree
     return RecoveredTree(tree, blanked) if blanked else tree
 
 
-def _definitions_found(spec: LanguageSpec, root: tree_sitter.Node) -> list[int]:
+def _definitions_found(spec: LanguageSpec, root: tree_sitter.Node, whole: bool) -> list[int]:
     """Where the language's definition patterns match in a tree (start bytes of the names)."""
-    patterns = _definition_patterns(spec)
-    return [captures["name"][0].start_byte for pattern, captures in run_query(spec, root)
+    patterns = _definition_patterns(spec, whole)
+    return [captures["name"][0].start_byte for pattern, captures in run_query(spec, root, whole=whole)
             if pattern in patterns and captures.get("name")]
 
 
 @lru_cache(maxsize=None)
-def _definition_patterns(spec: LanguageSpec) -> frozenset[int]:
+def _definition_patterns(spec: LanguageSpec, whole: bool) -> frozenset[int]:
     from ..languages.captures import DEFINITION_KINDS, definition_capture
 
     names = {definition_capture(kind) for kind in DEFINITION_KINDS}
-    return frozenset(i for i, captures in enumerate(pattern_captures(spec)) if captures & names)
+    return frozenset(i for i, captures in enumerate(pattern_captures(spec, whole)) if captures & names)
 
 
 def _first_error(root: tree_sitter.Node) -> tree_sitter.Node | None:
@@ -176,12 +177,33 @@ def _swallowing_error(root: tree_sitter.Node, source: bytes) -> tuple[int, int] 
 _COMPILED: set[str] = set()   # languages query_for has compiled in this process
 
 
+def query_for(spec: LanguageSpec, whole: bool = False) -> tree_sitter.Query:
+    """The compiled ``.scm`` of a language (raises tree_sitter.QueryError on a bad query): the
+    query most files need, without the patterns asking for a rare word (``LanguageSpec.rare_words``),
+    or with ``whole`` the whole query, for a file holding one (``needs_whole_query``). A language
+    without rare words has one query, whichever is asked."""
+    if whole and spec.rare_words:
+        return _whole_query(spec)
+    return _lean_query(spec)
+
+
 @lru_cache(maxsize=None)
-def query_for(spec: LanguageSpec) -> tree_sitter.Query:
-    """The compiled ``.scm`` of a language (raises tree_sitter.QueryError on a bad query)."""
-    query = compile_query(spec.grammar, spec.query_text)
+def _lean_query(spec: LanguageSpec) -> tree_sitter.Query:
+    query = compile_query(spec.grammar, spec.lean_query_text)
     _COMPILED.add(spec.name)
     return query
+
+
+@lru_cache(maxsize=None)
+def _whole_query(spec: LanguageSpec) -> tree_sitter.Query:
+    return compile_query(spec.grammar, spec.query_text)
+
+
+def needs_whole_query(spec: LanguageSpec, source: bytes) -> bool:
+    """Whether a file must be matched with its language's whole query: it holds one of the words
+    some of its patterns ask for (a pattern asking for ``require`` matches only where a node's
+    text is ``require``, so without the word the other patterns find all there is)."""
+    return any(word.encode() in source for word in spec.rare_words)
 
 
 def is_compiled(spec: LanguageSpec) -> bool:
@@ -207,17 +229,19 @@ DEEP_MATCH_LIMIT = 8192
 NESTED_TOO_DEEP = "nested too deeply to analyse completely (thousands of levels: generated code?): some uses may be missing"
 
 
-def run_query(spec: LanguageSpec, root: tree_sitter.Node, notes: list[str] | None = None
+def run_query(spec: LanguageSpec, root: tree_sitter.Node, notes: list[str] | None = None, whole: bool = False,
               ) -> list[tuple[int, dict[str, list[tree_sitter.Node]]]]:
-    """The query's matches; ``notes`` gets a warning when the match bound cut some."""
+    """The query's matches (``query_for(spec, whole)``'s patterns); ``notes`` gets a warning when
+    the match bound cut some."""
     from tree_sitter import QueryCursor
 
     if isinstance(root, _ErrorRoot):
         root = root.node
-    cursor = QueryCursor(query_for(spec), match_limit=MATCH_LIMIT)
+    query = query_for(spec, whole)
+    cursor = QueryCursor(query, match_limit=MATCH_LIMIT)
     matches = cursor.matches(root)
     if cursor.did_exceed_match_limit:
-        cursor = QueryCursor(query_for(spec), match_limit=DEEP_MATCH_LIMIT)
+        cursor = QueryCursor(query, match_limit=DEEP_MATCH_LIMIT)
         matches = cursor.matches(root)
         if notes is not None and cursor.did_exceed_match_limit:
             notes.append(NESTED_TOO_DEEP)
@@ -229,9 +253,9 @@ def capture_names(query: tree_sitter.Query) -> list[str]:
 
 
 @lru_cache(maxsize=None)
-def pattern_captures(spec: LanguageSpec) -> tuple[frozenset[str], ...]:
-    """The capture names each pattern of a language's query can produce, by pattern index."""
-    query = query_for(spec)
+def pattern_captures(spec: LanguageSpec, whole: bool = False) -> tuple[frozenset[str], ...]:
+    """The capture names each pattern of ``query_for(spec, whole)`` can produce, by pattern index."""
+    query = query_for(spec, whole)
     names = capture_names(query)
     result = []
     for pattern in range(query.pattern_count):

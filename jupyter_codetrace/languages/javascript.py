@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 from .spec import LanguageSpec
-from .typescript import BUILTINS, resolve_module
+from .typescript import BUILTINS, COMMONJS_WORDS, resolve_module
 
 __all__ = ["SPEC"]
 
@@ -30,4 +30,5 @@ SPEC = LanguageSpec(
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_module,
     namespace_import_is_definition=True,
+    rare_words=COMMONJS_WORDS,
 )

@@ -53,7 +53,7 @@ from functools import lru_cache
 
 from .spec import LanguageSpec, ModuleContext
 
-__all__ = ["SPEC", "TSX_SPEC", "resolve_module", "BUILTINS", "parse_jsonc", "pnpm_workspace_packages",
+__all__ = ["SPEC", "TSX_SPEC", "resolve_module", "BUILTINS", "COMMONJS_WORDS", "parse_jsonc", "pnpm_workspace_packages",
            "implementation_files"]
 
 # Implementation files in the order tsc prefers them, then declaration files.
@@ -835,6 +835,10 @@ def _exported(d, container, default: bool) -> bool:
     return default and "private" not in d.modifiers
 
 
+# What CommonJS's patterns ask for (`require('m')`, `exports.f = …`, `module.exports = …`): an
+# ES module holds neither, and is matched without them.
+COMMONJS_WORDS = ("require", "exports")
+
 SPEC = LanguageSpec(
     name="typescript",
     grammar="typescript",
@@ -858,6 +862,7 @@ SPEC = LanguageSpec(
     namespace_import_is_definition=True,
     overload_signature_is_definition=True,
     guess_unique_members=False,
+    rare_words=COMMONJS_WORDS,
 )
 
 TSX_SPEC = LanguageSpec(
@@ -881,4 +886,5 @@ TSX_SPEC = LanguageSpec(
     namespace_import_is_definition=True,
     overload_signature_is_definition=True,
     guess_unique_members=False,
+    rare_words=COMMONJS_WORDS,
 )

@@ -44,7 +44,7 @@ from jupyter_codetrace.index import parsing
 project = Project(sys.argv[1])
 result = project.find_definition(sys.argv[2], sys.argv[3], int(sys.argv[4]))
 print(json.dumps({"status": result.status, "file": getattr(result, "file", None),
-                  "queries": parsing.query_for.cache_info().currsize,
+                  "queries": parsing._lean_query.cache_info().currsize + parsing._whole_query.cache_info().currsize,
                   "loaded": sorted(m for m in ("tree_sitter", "tree_sitter_language_pack") if m in sys.modules),
                   "modules": sorted(m for m in sys.modules if m.startswith("jupyter_codetrace."))}))
 """
@@ -91,18 +91,19 @@ def test_compile_queries_compiles_the_languages_indexed_before_any_file_is_parse
     script = f"""
 import sys
 from jupyter_codetrace import Project
-from jupyter_codetrace.index.parsing import query_for
+from jupyter_codetrace.index.parsing import _lean_query, _whole_query
+compiled = lambda: _lean_query.cache_info().currsize + _whole_query.cache_info().currsize
 project = Project({str(tmp_path / 'repo')!r}, cache_dir={str(cache)!r})
 project.index()
 if sys.argv[1] == "restart":
-    before = query_for.cache_info().currsize
+    before = compiled()
     project.compile_queries()
-    print(before, query_for.cache_info().currsize)
+    print(before, compiled())
 """
     subprocess.run([sys.executable, "-c", script, "first"], check=True)
     done = subprocess.run([sys.executable, "-c", script, "restart"], check=True, capture_output=True, text=True)
     before, after = map(int, done.stdout.split())
-    assert (before, after) == (0, 2)   # Python and TypeScript; nothing before
+    assert (before, after) == (0, 3)   # Python's, TypeScript's lean and whole queries; nothing before
 
 
 _SIDE_BY_SIDE = """
