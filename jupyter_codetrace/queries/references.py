@@ -224,16 +224,20 @@ def _references_to(ctx: QueryContext, target: Symbol, include_declaration: bool,
     return definition, ordered, tuple(re_exports)
 
 
+# What a function body may bind whose name no other file can write (members are not bound in
+# the body's scope: `self.x`, a local class's methods).
+_LOCAL_KINDS = ("variable", "constant", "parameter", "function", "class")
+
+
 def _function_local(resolver, symbols: set[Symbol], path: str) -> bool:
-    """Whether every symbol is a value bound inside a function body of ``path`` (a local
-    variable or a parameter). Other files reach a file's names only through its top-level
-    bindings, its exports and the members of its classes and namespaces, so such a symbol's
-    uses are all in its own file: the other files that read a same-named local (`data`, `s`:
-    hundreds) need not be resolved."""
+    """Whether every symbol is bound inside a function body of ``path`` (a local variable, a
+    parameter, a nested function or class). Other files reach a file's names only through its
+    top-level bindings, its exports and the members of its classes and namespaces, so such a
+    symbol's uses are all in its own file: the other files that read a same-named local (`data`,
+    `s`, a test's `class A`: hundreds) need not be resolved."""
     for symbol in symbols:
         d = resolver.definition(symbol)
-        if symbol.path != path or d is None or d.kind not in ("variable", "constant", "parameter") \
-                or d.scope < 0 or d.container < 0:
+        if symbol.path != path or d is None or d.kind not in _LOCAL_KINDS or d.scope < 0 or d.container < 0:
             return False
         facts = resolver.view(path).facts
         function = facts.definitions[d.container]

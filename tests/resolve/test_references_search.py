@@ -48,13 +48,15 @@ def test_a_local_is_found_only_in_its_own_file_as_by_a_full_search(copy_fixture,
 
 def test_a_module_variable_and_a_global_statement_are_searched_everywhere(tmp_path):
     (tmp_path / "a.py").write_text("count = 0\n\n\ndef bump():\n    global total\n    total = 1\n    local = 2\n"
-                                   "    return local\n", encoding="utf-8")
+                                   "    def helper():\n        return local\n\n    class Box:\n        size = 1\n\n"
+                                   "    return helper, Box\n", encoding="utf-8")
     (tmp_path / "b.py").write_text("from a import count, total\n\nprint(count, total)\n", encoding="utf-8")
     with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
         resolver = project._context.fresh()
         defs = resolver.view("a.py").facts.definitions
         kinds = {d.name: references._function_local(resolver, {Symbol("a.py", i)}, "a.py") for i, d in enumerate(defs)}
-        assert kinds["local"] and not kinds["count"] and not kinds["total"] and not kinds["bump"]
+        assert kinds["local"] and kinds["helper"] and kinds["Box"]
+        assert not kinds["count"] and not kinds["total"] and not kinds["bump"] and not kinds["size"]
         found = project.find_references("count", "a.py", 1, 1).to_dict()
         assert [r["file"] for r in found["references"]] == ["b.py", "b.py"]
 
