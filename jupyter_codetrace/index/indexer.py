@@ -966,6 +966,9 @@ class Index:
         summary = self._summaries.get(path)
         if facts is None or summary is None or summary.record.digest == record.digest:
             return None
+        if (summary.definitions, summary.references, summary.has_errors) != (
+                len(facts.definitions), facts.reference_count, facts.has_errors):
+            return None   # as line_moves would say, without loading the file's previous facts
         before = self._overlay_facts.get(path) or self._facts.get(path)
         if before is None and self._broken is None:
             try:

@@ -92,3 +92,34 @@ def test_a_reflow_only_moves_the_facts_but_gives_no_line_map(language, text, edi
 def test_a_change_of_code_is_not_a_move(language, text, edit):
     assert line_moves(_facts(language, text), _facts(language, edit(text))) is None
     assert line_moves(_facts(language, text, True), _facts(language, edit(text), True)) is None
+
+
+def test_a_save_changing_how_many_facts_does_not_load_the_previous_ones(tmp_path, monkeypatch):
+    """The index compares a save's facts with the file's previous ones (``Index.only_moved``),
+    loading those from the store when this process does not hold them; a save that adds or
+    removes a definition or a reference cannot be a move, and is told without that load."""
+    from jupyter_codetrace import Project
+    from jupyter_codetrace.index.store import Store
+
+    (tmp_path / "repo").mkdir()
+    source = tmp_path / "repo" / "m.py"
+    source.write_text(PYTHON)
+    with Project(tmp_path / "repo", cache_dir=tmp_path / "cache") as project:
+        project.index()
+    loads = []
+    original = Store.load
+    monkeypatch.setattr(Store, "load", lambda self, path: (loads.append(path), original(self, path))[1])
+
+    def save(text: str) -> tuple[str, str]:
+        before = project._index._summaries["m.py"].record.digest
+        source.write_text(text)
+        project.index()
+        return before, project._index._summaries["m.py"].record.digest
+
+    with Project(tmp_path / "repo", cache_dir=tmp_path / "cache") as project:   # holds no facts yet
+        project.index()
+        moved = save("# a comment\n\n" + PYTHON)
+        assert loads == ["m.py"] and project._index.only_moved("m.py", *moved)
+        project._index._facts.clear()
+        changed = save("# a comment\n\n" + CHANGES[1][2](PYTHON))   # one variable more
+        assert loads == ["m.py"] and not project._index.only_moved("m.py", *changed)
