@@ -237,16 +237,18 @@ def _event_matters(name: str) -> bool:
     return name in WALK_ONLY_NAMES or _language_for_path(name) is not None
 
 
-def _compile_queries(languages) -> None:
+def _compile_queries(languages, whole: bool = False) -> None:
     """Compile the languages' queries here, before the pool's workers are forked: they inherit
     them instead of each compiling its own (C++ 0.19 s, TypeScript 0.23 s a worker: half of a
-    small C project's index CPU). A query that fails to compile fails in each file's job. Both
-    of a language's queries (``parsing.query_for``): which files hold a rare word is known only
-    once they are read, and a long-lived process compiles here what its saves may need."""
+    small C project's index CPU). A query that fails to compile fails in each file's job. The
+    query most files need (``parsing.query_for``); with ``whole`` the whole one too, for a
+    long-lived process whose saves may need it. Before a pool it is left to the workers that
+    meet a file holding a rare word: an ES module project never needs it."""
     for spec in filter(None, map(spec_of, languages)):
         try:
             query_for(spec)
-            query_for(spec, whole=True)
+            if whole:
+                query_for(spec, whole=True)
         except Exception:  # noqa: BLE001 - reported per file by the jobs
             continue
 
@@ -679,7 +681,7 @@ class Index:
         next. It holds the interpreter meanwhile: never on a path that answers."""
         with self._lock:
             languages = {summary.record.language for summary in self._summaries.values()}
-        _compile_queries(languages)
+        _compile_queries(languages, whole=True)
 
     def only_moved(self, path: str, before: str, after: str) -> bool:
         """Whether the file went from digest ``before`` to ``after`` in one change that only
