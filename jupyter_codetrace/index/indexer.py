@@ -153,37 +153,50 @@ class _Summary:
     """What the index keeps in memory per file (facts themselves are loaded on demand). Its name
     sets stay encoded until first read, each on its own: a restart's first answers need none of
     them, and a lookup by name only the names defined (decoding them all was 0.12 of the 0.2 s
-    that reading the stdlib's 1,788 summaries took; what files use is three quarters of it).
-    Names are interned: a project's files name a few tens of thousands of names between them,
-    each decoded once per file it appears in (the stdlib's summaries: 41 -> 28 MB)."""
+    that reading the stdlib's 1,788 summaries took; what files use is three quarters of it). A
+    summary loaded from the store has not even read them: ``stored`` reads every such summary's
+    names at once when the first is asked for (3.8 MB for the stdlib, 45 ms of a restart that a
+    position's answer never needed). Names are interned: a project's files name a few tens of
+    thousands of names between them, each decoded once per file it appears in (the stdlib's
+    summaries: 41 -> 28 MB)."""
 
     __slots__ = ("record", "definitions", "references", "lines", "warnings", "has_errors",
-                 "_defined", "_roles", "_used")
+                 "_defined", "_roles", "_used", "_stored")
 
-    def __init__(self, record: FileRecord, names: tuple[bytes, bytes, bytes], definitions: int, references: int,
-                 lines: int, warnings: tuple, has_errors: bool):
+    def __init__(self, record: FileRecord, names: tuple[bytes, bytes, bytes] | None, definitions: int,
+                 references: int, lines: int, warnings: tuple, has_errors: bool, stored: "_StoredNames | None" = None):
         self.record, self.definitions, self.references, self.lines = record, definitions, references, lines
         self.warnings, self.has_errors = warnings, has_errors
         # encoded: the names defined and the names used (not compressed: a lookup by name searches
         # them as they are, _FilesByName; rows written before session 33 hold the names used
-        # compressed), (members, top) as (name, indexes) pairs; each replaced once read
-        self._defined, self._roles, self._used = names
+        # compressed), (members, top) as (name, indexes) pairs; each replaced once read. None
+        # while ``stored`` has not read them.
+        self._defined, self._roles, self._used = names or (None, None, None)
+        self._stored = stored
+
+    def encoded(self, field: str):
+        """The ``defined`` or ``used`` set as it is held: its blob until decoded, then the set."""
+        if self._defined is None:
+            self._stored.read()
+        return self._defined if field == "defined" else self._used
 
     @property
     def defined(self) -> frozenset:
-        defined = self._defined
+        defined = self.encoded("defined")
         if type(defined) is bytes:
             defined = self._defined = frozenset(map(intern, _names_in(defined, compressed=False)))
         return defined
 
     @property
     def used(self) -> frozenset:
-        used = self._used
+        used = self.encoded("used")
         if type(used) is bytes:
             used = self._used = frozenset(map(intern, _names_in(used, compressed=_compressed(used))))
         return used
 
     def _role_maps(self) -> tuple[dict, dict]:
+        if self._defined is None:
+            self._stored.read()
         roles = self._roles
         if type(roles) is bytes:
             try:
@@ -205,6 +218,28 @@ class _Summary:
         """Names defined at the top level, with their definitions' indexes."""
         return self._role_maps()[1]
 
+    def take_names(self, names: tuple) -> None:
+        """Its name sets, read (``_StoredNames``) or rebuilt: three blobs, or the sets themselves."""
+        self._defined, self._roles, self._used = names
+        self._stored = None
+
+
+_NO_NAMES = (frozenset(), ({}, {}), frozenset())
+
+
+class _StoredNames:
+    """The name sets of the summaries an index loaded from its store, read in one query the first
+    time any of them is asked for (``Index._read_stored_names``); until then a summary holds its
+    counts and warnings only."""
+
+    def __init__(self, index: "Index"):
+        self._index = index
+        self.done = False
+
+    def read(self, only: "_Summary | None" = None) -> None:
+        if not self.done:
+            self._index._read_stored_names(self, only)
+
 
 def _compressed(blob: bytes) -> bool:
     """Whether a name set's blob is zlib's (the names used, as written before session 33) rather
@@ -222,14 +257,32 @@ def _names_in(blob: bytes, compressed: bool = True) -> tuple[str, ...]:
     return names if type(names) is tuple and all(type(n) is str for n in names) else ()
 
 
-def _summary(record: FileRecord, names: bytes) -> _Summary:
-    """A file's summary from its names blob (``_extract_blobs``: not compressed, the three name
-    sets inside it encoded on their own); a blob of another shape raises."""
-    n_defs, n_refs, lines, warnings, has_errors, *sets = decode(names, compressed=False)
-    if len(sets) != 3 or not all(type(each) is bytes for each in sets) or type(warnings) is not tuple \
-            or not all(type(n) is int for n in (n_defs, n_refs, lines)) or not all(type(w) is str for w in warnings):
+def _summary(record: FileRecord, head: bytes, names: bytes | None = None, stored: _StoredNames | None = None) -> _Summary:
+    """A file's summary from its head blob and, when at hand, its names blob (``_extract_blobs``:
+    not compressed, the three name sets inside it encoded on their own); without them ``stored``
+    reads them when first asked for. A blob of another shape raises."""
+    n_defs, n_refs, lines, warnings, has_errors = decode(head, compressed=False)
+    if type(warnings) is not tuple or not all(type(n) is int for n in (n_defs, n_refs, lines)) \
+            or not all(type(w) is str for w in warnings):
         raise TypeError("a summary of another shape")
-    return _Summary(record, tuple(sets), n_defs, n_refs, lines, warnings, bool(has_errors))
+    return _Summary(record, None if names is None else _name_sets(names), n_defs, n_refs, lines, warnings,
+                    bool(has_errors), stored)
+
+
+def _name_sets(names: bytes) -> tuple[bytes, bytes, bytes]:
+    """The three encoded sets of a names blob; another shape raises."""
+    sets = decode(names, compressed=False)
+    if type(sets) is not tuple or len(sets) != 3 or not all(type(each) is bytes for each in sets):
+        raise TypeError("names of another shape")
+    return sets
+
+
+def _names_blob(facts: FileFacts) -> bytes:
+    """A file's names blob: the names it defines, where (members, top level), and the names it uses."""
+    defined, used = facts.names()
+    members, top = facts.name_roles()
+    return encode((encode(sorted(defined), compress=False), encode((sorted(members.items()), sorted(top.items()))),
+                   encode(sorted(used), compress=False)), compress=False)   # searched as written (_FilesByName)
 
 
 def _event_matters(name: str) -> bool:
@@ -325,7 +378,7 @@ def _extract_one(root: str, path: str, language: str, max_size: int, keep_facts:
     record = FileRecord(path, language, stat.st_size, stat.st_mtime_ns, digest)
     payload, problem = _extract_blobs(record, data, list(warnings))
     if payload is not None and not keep_facts:
-        payload = payload[:4] + (None,)
+        payload = payload[:5] + (None,)
     return path, payload, problem
 
 
@@ -348,12 +401,9 @@ def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
     facts.language = record.language if record.language != NOTEBOOK else NOTEBOOK
     facts.notebook_cells = cells
     facts.warnings = tuple(warnings) + facts.warnings   # reading's, then analysis' (extract.py)
-    defined, used = facts.names()
-    members, top = facts.name_roles()
-    names = encode((len(facts.definitions), len(facts.references), facts.line_count, facts.warnings, facts.has_errors,
-                    encode(sorted(defined), compress=False), encode((sorted(members.items()), sorted(top.items()))),
-                    encode(sorted(used), compress=False)), compress=False)   # searched as written (_FilesByName)
-    return (record, names, encode(facts.to_rows()), encode(places_of(facts)), facts), None
+    head = encode((len(facts.definitions), len(facts.references), facts.line_count, facts.warnings, facts.has_errors),
+                  compress=False)
+    return (record, head, _names_blob(facts), encode(facts.to_rows()), encode(places_of(facts)), facts), None
 
 
 class Index:
@@ -584,9 +634,9 @@ class Index:
         for path in unlisted:
             self._failed.pop(path, None)
         if absent:
-            self._write(self.store.delete, absent)
             for path in absent:
-                self._forget(path)
+                self._forget(path)   # first: it may read the file's stored names (_Summary)
+            self._write(self.store.delete, absent)
             removed += absent
         stale = []
         for source in sources:
@@ -782,12 +832,59 @@ class Index:
         except CacheError as error:
             self._store.reset(f"unreadable index discarded ({error})")
             rows = []
-        for record, names in rows:
+        stored = _StoredNames(self)
+        for record, head in rows:
             try:
-                summary = _summary(record, names)
+                summary = _summary(record, head, stored=stored)
             except Exception:  # noqa: BLE001 - any undecodable row is re-extracted, never trusted
                 continue
             self._add_summary(summary)
+
+    def _read_stored_names(self, stored: _StoredNames, only: _Summary | None = None) -> None:
+        """Give every summary loaded with ``stored`` (or ``only`` that one) its name sets, read
+        from the store in one query. A file whose stored names fail their checksum or shape gets
+        them from its facts (stored, or the file extracted again when those are lost too), and the
+        store the mended blob. A row of another version of the file (another process indexed it
+        since) gives none: the next refresh finds the file changed and indexes it again."""
+        with self._lock:
+            if only is None:
+                if stored.done:
+                    return
+                stored.done = True
+                pending = [s for s in self._summaries.values() if s._stored is stored]
+            elif only._stored is stored:
+                pending = [only]
+            else:
+                return
+            try:
+                blobs, bad = self.store.names(only.record.path if only else None) if self._broken is None else ({}, {})
+            except CacheError as error:
+                self._broken, blobs, bad = str(error), {}, {}
+            mend = []
+            for summary in pending:
+                path, digest = summary.record.path, summary.record.digest
+                summary.take_names(_NO_NAMES)   # until read, and if unreadable
+                if self._broken is not None:
+                    continue   # the next refresh rebuilds the store, and every summary
+                if path in blobs:
+                    if blobs[path][0] == digest:
+                        try:
+                            summary.take_names(_name_sets(blobs[path][1]))
+                        except Exception:  # noqa: BLE001 - of another shape: rebuilt below
+                            mend.append(summary)
+                elif bad.get(path, digest) == digest:   # damaged, or its row lost
+                    mend.append(summary)
+            for summary in mend:
+                path = summary.record.path
+                facts = self.facts(path)
+                current = self._summaries.get(path)
+                if current is not None and current is not summary and current._stored is None:
+                    summary.take_names((current._defined, current._roles, current._used))   # extracted again
+                elif facts is not None:
+                    names = _names_blob(facts)
+                    summary.take_names(_name_sets(names))
+                    self._write(lambda blob: self.store.save_names(path, summary.record.language,
+                                                                   summary.record.digest, blob), names)
 
     def _add_summary(self, summary: _Summary) -> None:
         path = summary.record.path
@@ -799,6 +896,11 @@ class Index:
                 table.added(path, summary)
 
     def _forget(self, path: str) -> None:
+        old = self._summaries.get(path)
+        if old is not None and old._stored is not None:
+            # its names as stored, before its row is replaced: what changed is what a new
+            # resolver generation compares (resolve/resolver.py `_carry`)
+            old._stored.read(old)
         old = self._summaries.pop(path, None)
         self._moves.pop(path, None)
         self._facts_weight -= _weight(self._facts.pop(path, None))
@@ -922,10 +1024,10 @@ class Index:
                 self._forget(path)
                 self._write(self.store.delete, [path])
                 continue
-            record, names, blob, places, facts = payload
-            rows.append((record, names, blob, places))
+            record, head, names, blob, places, facts = payload
+            rows.append((record, head, names, blob, places))
             moves = self._moved(path, record, facts) if len(to_extract) <= _MOVES_CHECKED else None
-            self._add_summary(_summary(record, names))
+            self._add_summary(_summary(record, head, names))
             if facts is not None:
                 self._remember(path, facts)
             if moves is not None:
@@ -952,9 +1054,9 @@ class Index:
                     self.generation += 1
                 continue
             self._skipped.pop(path, None)
-            _, names, _, _, facts = payload
+            _, head, names, _, _, facts = payload
             moves = self._moved(path, record, facts)
-            self._add_summary(_summary(record, names))
+            self._add_summary(_summary(record, head, names))
             self._overlay_facts[path] = facts
             if moves is not None:
                 self._moves[path] = moves
@@ -1055,7 +1157,6 @@ class _FilesByName:
 
     def __init__(self, summaries: dict[str, _Summary], field: str):
         self._summaries, self._field = summaries, field
-        self._encoded = "_" + field   # the summary's slot: the set's blob until it is decoded
         self._table: dict[str, set[str]] = {}   # every name once inverted; else the names asked (maybe empty)
         self._whole = False
 
@@ -1070,10 +1171,11 @@ class _FilesByName:
 
     def _search(self, name: str) -> set[str]:
         needle = encode(name, compress=False)   # as each name is written inside a set's array
-        field, encoded = self._field, self._encoded
+        field = self._field
         found = set()
-        for path, summary in self._summaries.items():
-            names = getattr(summary, encoded)
+        # a copy: the first read of stored names may mend a damaged file's summary meanwhile
+        for path, summary in list(self._summaries.items()):
+            names = summary.encoded(field)
             if type(names) is bytes:
                 if not _compressed(names) and needle not in names:
                     continue
@@ -1113,7 +1215,7 @@ class _FilesByName:
         if not self._whole:
             table: dict[str, set[str]] = {}
             field = self._field
-            for path, summary in self._summaries.items():
+            for path, summary in list(self._summaries.items()):   # a copy, as in _search
                 _file_under(table, path, getattr(summary, field))
             self._table, self._whole = table, True
         return self._table

@@ -34,7 +34,9 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # 7: a summary's name sets are a blob of their own inside its names blob (decoded when first read).
 # 8: the names a file uses are no longer compressed (a lookup by name searches them as written).
 # 9: each file's places (places.py) in a column of their own; the large blobs last in a row.
-INDEXER_VERSION = "9"
+# 10: a summary's counts and warnings in a small column of their own (``head``): a start reads
+#     those alone, the names when first asked for (``names``).
+INDEXER_VERSION = "10"
 
 
 def cache_root() -> Path:
@@ -63,8 +65,9 @@ _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
 CREATE TABLE IF NOT EXISTS files (
     path TEXT PRIMARY KEY, language TEXT NOT NULL, size INTEGER NOT NULL,
-    mtime_ns INTEGER NOT NULL, digest TEXT NOT NULL, names BLOB NOT NULL, names_sum BLOB NOT NULL,
-    facts_sum BLOB NOT NULL, places_sum BLOB NOT NULL, places BLOB NOT NULL, facts BLOB NOT NULL
+    mtime_ns INTEGER NOT NULL, digest TEXT NOT NULL, head BLOB NOT NULL, head_sum BLOB NOT NULL,
+    names_sum BLOB NOT NULL, facts_sum BLOB NOT NULL, places_sum BLOB NOT NULL,
+    names BLOB NOT NULL, places BLOB NOT NULL, facts BLOB NOT NULL
 );
 """
 
@@ -280,15 +283,11 @@ class Store:
 
     # ------------------------------------------------------------------ rows
     def records(self) -> list[tuple[FileRecord, bytes]]:
-        """Every stored file with its names blob (the cross-file name index is built from these).
-        Rows failing their checksum are deleted and left out: their files are indexed again."""
-        try:
-            rows = self._db.execute(
-                "SELECT path, language, size, mtime_ns, digest, names, names_sum FROM files").fetchall()
-        except sqlite3.DatabaseError as error:
-            raise CacheError(str(error)) from error
+        """Every stored file with its head blob (counts and warnings: its summary without the
+        names, which ``names`` reads). Rows failing their checksum are deleted and left out: their
+        files are indexed again."""
         good, bad = [], []
-        for row in rows:
+        for row in self._rows("SELECT path, language, size, mtime_ns, digest, head, head_sum FROM files"):
             record = FileRecord(*row[:5])
             if isinstance(row[5], bytes) and checksum(record.path, record.language, record.digest, row[5]) == row[6]:
                 good.append((record, row[5]))
@@ -298,6 +297,33 @@ class Store:
             self._note(_dropped(bad))
             self.delete(bad)
         return good
+
+    def names(self, path: str | None = None) -> tuple[dict[str, tuple[str, bytes]], dict[str, str]]:
+        """path -> (content digest, names blob) of every stored file (or of ``path``) whose blob
+        passes its checksum, and path -> content digest of those that do not (said once, like
+        ``records``; the caller mends them)."""
+        statement = "SELECT path, language, digest, names, names_sum FROM files"
+        good, bad = {}, {}
+        for path, language, digest, blob, expected in (self._rows(statement + " WHERE path = ?", (path,))
+                                                      if path is not None else self._rows(statement)):
+            if isinstance(blob, bytes) and checksum(path, language, digest, blob) == expected:
+                good[path] = (digest, blob)
+            else:
+                bad[str(path)] = digest
+        if bad:
+            self._note(_dropped(list(bad)))
+        return good, bad
+
+    def save_names(self, path: str, language: str, digest: str, names: bytes) -> None:
+        """Replace a row's names blob (one found damaged, rebuilt from the file's facts)."""
+        self._write("UPDATE files SET names = ?, names_sum = ? WHERE path = ? AND digest = ?",
+                    [(names, checksum(path, language, digest, names), path, digest)])
+
+    def _rows(self, statement: str, parameters: tuple = ()) -> list[tuple]:
+        try:
+            return self._db.execute(statement, parameters).fetchall()
+        except sqlite3.DatabaseError as error:
+            raise CacheError(str(error)) from error
 
     def load(self, path: str) -> FileFacts | None:
         return self._read(path, "facts", FileFacts.from_rows)
@@ -331,14 +357,15 @@ class Store:
             self._note(f"cached {column} of {path} could not be read ({str(error)[:200]}) and were indexed again")
             raise CacheError(f"{path}: {error}") from error
 
-    def save_many(self, items: list[tuple[FileRecord, bytes, bytes, bytes]]) -> None:
-        """Store (record, names blob, facts blob, places blob) rows in one transaction."""
-        # The large blobs last: reading the names (every start) never walks past their pages.
-        self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
-                    [(r.path, r.language, r.size, r.mtime_ns, r.digest, names,
-                      checksum(r.path, r.language, r.digest, names), checksum(r.path, r.language, r.digest, facts),
-                      checksum(r.path, r.language, r.digest, places), places, facts)
-                     for r, names, facts, places in items])
+    def save_many(self, items: list[tuple[FileRecord, bytes, bytes, bytes, bytes]]) -> None:
+        """Store (record, head blob, names blob, facts blob, places blob) rows in one transaction."""
+        # The large blobs last: reading the heads (every start) never walks past their pages.
+        self._write("INSERT OR REPLACE INTO files VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+                    [(r.path, r.language, r.size, r.mtime_ns, r.digest, head,
+                      checksum(r.path, r.language, r.digest, head), checksum(r.path, r.language, r.digest, names),
+                      checksum(r.path, r.language, r.digest, facts), checksum(r.path, r.language, r.digest, places),
+                      names, places, facts)
+                     for r, head, names, facts, places in items])
 
     def touch(self, record: FileRecord) -> None:
         self._write("UPDATE files SET size = ?, mtime_ns = ? WHERE path = ?",

@@ -130,26 +130,31 @@ def test_damage_while_in_use_is_rebuilt_on_the_next_query(tmp_path: Path):
         assert project.find_definition("helper", "mod_03.py", 5).line == 1
 
 
-@pytest.mark.parametrize("fault", ["swapped facts", "swapped names", "empty facts", "empty names", "moved row"])
+@pytest.mark.parametrize("fault", ["swapped facts", "swapped names", "swapped heads", "empty facts", "empty names",
+                                   "empty head", "moved row"])
 def test_a_row_that_fails_its_checksum_is_dropped_and_indexed_again(setup, fault: str):
     root, cache, db_path, expected = setup
-    db = sqlite3.connect(db_path)
-    (facts_a, names_a), (facts_b, names_b) = (
-        db.execute("SELECT facts, names FROM files WHERE path = ?", (p,)).fetchone() for p in ("mod_00.py", "mod_07.py"))
-    db.close()
-    if fault == "swapped facts":
-        _edit(db_path, "UPDATE files SET facts = ? WHERE path = 'mod_00.py'", facts_b)
-        _edit(db_path, "UPDATE files SET facts = ? WHERE path = 'mod_07.py'", facts_a)
-        parsed = 0   # names are fine: the facts are found bad when first loaded
-    elif fault == "swapped names":
-        _edit(db_path, "UPDATE files SET names = ? WHERE path = 'mod_00.py'", names_b)
-        _edit(db_path, "UPDATE files SET names = ? WHERE path = 'mod_07.py'", names_a)
-        parsed = 2
+    if fault.startswith("swapped"):
+        column = {"swapped facts": "facts", "swapped names": "names", "swapped heads": "head"}[fault]
+        other = "base.py" if column == "head" else "mod_07.py"   # the modules' heads are alike
+        db = sqlite3.connect(db_path)
+        blob_a, blob_b = (db.execute(f"SELECT {column} FROM files WHERE path = ?", (p,)).fetchone()[0]
+                          for p in ("mod_00.py", other))
+        db.close()
+        assert blob_a != blob_b
+        _edit(db_path, f"UPDATE files SET {column} = ? WHERE path = 'mod_00.py'", blob_b)
+        _edit(db_path, f"UPDATE files SET {column} = ? WHERE path = ?", blob_a, other)
+        # a head is read at the start: its files are indexed again; facts and names are found
+        # bad when first read, and taken from the file's facts (names) or its source (facts)
+        parsed = 2 if column == "head" else 0
     elif fault == "empty facts":
         _edit(db_path, "UPDATE files SET facts = ? WHERE path = 'mod_00.py'", encode(()))
         parsed = 0
     elif fault == "empty names":
         _edit(db_path, "UPDATE files SET names = ? WHERE path = 'mod_00.py'", b"")
+        parsed = 0
+    elif fault == "empty head":
+        _edit(db_path, "UPDATE files SET head = ? WHERE path = 'mod_00.py'", b"")
         parsed = 1
     else:  # one file's whole row under another file's name
         _edit(db_path, "DELETE FROM files WHERE path = 'mod_07.py'")
@@ -160,18 +165,26 @@ def test_a_row_that_fails_its_checksum_is_dropped_and_indexed_again(setup, fault
         _counts_add_up(stats)
         assert stats.parsed == parsed, stats.to_text()
         assert _answers(project) == expected
-        later = project.index()   # facts found bad on loading are reported by the next refresh
+        for i in (0, 7):   # by name alone: what reads the names
+            assert project.find_definition(f"fn_{i}").file == f"mod_{i:02d}.py"
+        later = project.index()   # rows found bad when first read are reported by the next refresh
         notes = [n for n in (stats.cache_note, later.cache_note) if n]
         assert len(notes) == 1 and "failed their checksum" in notes[0], notes
         assert project.index().cache_note is None
+    db = sqlite3.connect(db_path)
+    for path, language, digest, names, names_sum in db.execute(
+            "SELECT path, language, digest, names, names_sum FROM files").fetchall():
+        assert checksum(path, language, digest, names) == names_sum, path   # mended names were stored
+    db.close()
     with Project(root, cache_dir=cache) as project:
         assert _answers(project) == expected
         assert project.index().parsed == 0
+        assert project.index().cache_note is None
 
 
 def test_a_wrong_shape_row_with_a_valid_checksum_is_indexed_again(setup):
     root, cache, db_path, expected = setup
-    for blob_name in ("names", "facts"):
+    for blob_name in ("head", "names", "facts"):
         db = sqlite3.connect(db_path)
         language, digest = db.execute("SELECT language, digest FROM files WHERE path = 'mod_00.py'").fetchone()
         db.close()
@@ -193,7 +206,7 @@ def test_name_sets_of_another_shape_inside_a_valid_row_lose_nothing_else(setup, 
     language, digest, names = db.execute("SELECT language, digest, names FROM files WHERE path = 'base.py'").fetchone()
     db.close()
     fields = list(decode(names, compressed=False))
-    at = 5 + ("defined", "roles", "used").index(inner)
+    at = ("defined", "roles", "used").index(inner)
     fields[at] = encode((1, 2, 3), compress=inner != "defined")
     blob = encode(tuple(fields), compress=False)
     _edit(db_path, "UPDATE files SET names = ?, names_sum = ? WHERE path = 'base.py'",
