@@ -12,16 +12,20 @@ __all__ = ["LineMap"]
 class LineMap:
     """Converts byte offsets of one UTF-8 source to (line, column), both 1-based."""
 
-    __slots__ = ("source", "ascii", "_starts")
+    __slots__ = ("source", "ascii", "plain_rows", "_starts")
 
     def __init__(self, source: bytes):
         self.source = source
         self.ascii = source.isascii()
+        # Per row, whether it is ASCII (a column is then its byte column): in a file with some
+        # non-ASCII text (a name in a comment, a test's sample string) most rows are, and each
+        # reference on them needs no conversion. Empty when the whole source is ASCII.
+        self.plain_rows: list[bool] = [] if self.ascii else [line.isascii() for line in source.split(b"\n")]
         self._starts: list[int] | None = None
 
     def column(self, row: int, byte_column: int, line_start_byte: int | None = None) -> int:
         """1-based code-point column of a tree-sitter point (row is 0-based)."""
-        if self.ascii:
+        if self.ascii or (row < len(self.plain_rows) and self.plain_rows[row]):
             return byte_column + 1
         start = self.line_start(row) if line_start_byte is None else line_start_byte
         prefix = self.source[start : start + byte_column]

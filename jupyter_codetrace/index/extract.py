@@ -309,6 +309,7 @@ class _Extraction:
         # The hottest loop of extraction (one pass per reference): the helpers text() and point()
         # are written out, and a Reference is made with all its fields at once.
         source, ascii_source, column_of = self.source, self.lines.ascii, self.lines.column
+        plain_rows = self.lines.plain_rows
         skipped = ignored | excluded_spans
         for span in sorted(references):
             if span in skipped or (span in name_spans and span not in pattern_keys):
@@ -321,7 +322,7 @@ class _Extraction:
                 continue  # a name the parser made up to recover from a syntax error
             name, receiver, expression, builtin = references[span]
             row, column = name.start_point
-            column = column + 1 if ascii_source else column_of(row, column)
+            column = column + 1 if ascii_source or plain_rows[row] else column_of(row, column)
             usage = "read"
             if span in writes:
                 usage = "write"
