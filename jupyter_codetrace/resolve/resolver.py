@@ -135,10 +135,14 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         names: set[str] = set()
         for path in changed - moved:
             old, new = before[path], now[path]
-            if self._same_outline(path, carried.get(path)):
+            at_end = self._outline_tail(path, carried.get(path))
+            if at_end is not None:
                 # the same definitions at the same places in the list (an edit inside bodies, a
-                # moved line): a project-wide name lookup finds the same symbols, unless the
-                # names the file defines or uses changed
+                # moved line), maybe with some added or removed after them (a function appended):
+                # every symbol into the file that still exists names the same definition, and a
+                # project-wide name lookup finds the same ones, unless the names the file defines
+                # or uses changed, or are those of the definitions at the end
+                names.update(at_end)
                 names.update(old.defined ^ new.defined)
                 names.update(old.used ^ new.used)
             else:
@@ -179,14 +183,23 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             self._same_name.pop((name, True), None)
             self._extensions.pop(name, None)
 
-    def _same_outline(self, path: str, carried: tuple | None) -> bool:
-        """Whether a changed file still has its previous definitions and imports, in the same
-        order (so every Symbol into it still names the same definition). Unknown (False) when the
-        previous generation never read the file."""
+    def _outline_tail(self, path: str, carried: tuple | None) -> set[str] | None:
+        """When a changed file still has its previous definitions in the same order, at the start
+        of its list, and the same imports (so every Symbol into it that still exists names the
+        same definition): the names of the definitions added or removed after them (empty for the
+        same outline). None otherwise, and when the previous generation never read the file."""
         if carried is None:
-            return False
+            return None
         facts = self.index.facts(path)
-        return facts is not None and _outline(carried[1].facts) == _outline(facts)
+        if facts is None:
+            return None
+        (old_definitions, old_imports), (new_definitions, new_imports) = _outline(carried[1].facts), _outline(facts)
+        if old_imports != new_imports:
+            return None
+        shorter, longer = sorted((old_definitions, new_definitions), key=len)
+        if longer[:len(shorter)] != shorter:
+            return None
+        return {definition[0] for definition in longer[len(shorter):]}
 
     def recall(self, key: tuple):
         """An answer stored with ``remember`` (None if there is none), its reads read again: what

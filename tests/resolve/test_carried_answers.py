@@ -9,6 +9,7 @@ import os
 import time
 
 import pytest
+from pathlib import Path
 
 from jupyter_codetrace import Project
 from jupyter_codetrace.resolve.base import Symbol
@@ -160,6 +161,67 @@ def test_an_edit_inside_bodies_keeps_the_project_wide_lookups_of_the_names_it_de
         _write(root / edited, f"def _moved_{len(keys)}():\n    return 0\n\n\n" + text)
         newest = project._context.fresh()
         assert not any(key in newest._resolved for key in keys)
+
+
+def test_a_definition_appended_keeps_the_project_wide_lookups_of_the_names_before_it(copy_fixture, tmp_path):
+    """A function added after every other definition of a file (a test at the end of a module)
+    moves none of them: the answers that looked up the file's other names stay; those that looked
+    up the new name are made again, and so are they when it is taken away."""
+    root = copy_fixture("python_app")
+    with Project(root, cache_dir=tmp_path / "cache") as project:
+        _answers(project)
+        before = project._context.resolver
+        answers, reads = dict(before._resolved), dict(before._reads)
+        looked_up = {}
+        for path in sorted(before.index.files()):
+            defined = {d.name for d in before.view(path).facts.definitions}
+            keys = [key for key in answers if path not in reads[key] and any(
+                r.startswith("*name:") and r[len("*name:"):] in defined for r in reads[key])]
+            if keys:
+                looked_up[path] = keys
+        edited, keys = next(iter(looked_up.items()))
+        name = next(r for r in reads[keys[0]] if r.startswith("*name:"))[len("*name:"):]
+        text = (root / edited).read_text(encoding="utf-8")
+        _write(root / edited, text + "\n\ndef appended_here():\n    return 0\n")
+        after = project._context.fresh()
+        assert all(after._resolved.get(key) is answers[key] for key in keys)
+        _compare(project, root, tmp_path, "appended")
+        # the same name once more at the end: what looked it up is made again
+        current = project._context.resolver
+        named = [key for key in current._resolved if f"*name:{name}" in current._reads[key]
+                 and edited not in current._reads[key]]
+        _write(root / edited, text + f"\n\ndef appended_here():\n    return 0\n\n\ndef {name}():\n    return 1\n")
+        newest = project._context.fresh()
+        assert named and not any(key in newest._resolved for key in named)
+        _compare(project, root, tmp_path, "appended a known name")
+        _write(root / edited, text)   # both taken away again
+        _compare(project, root, tmp_path, "removed at the end")
+
+
+_APPENDED = {".py": "\n\ndef {name}():\n    return 1\n", ".ts": "\nexport function {name}() {{ return 1; }}\n",
+             ".js": "\nexport function {name}() {{ return 1; }}\n"}
+
+
+@pytest.mark.parametrize("name", ["python_app", "graph_py", "py_flow", "ts_app", "ts_esm", "js_app"])
+def test_definitions_appended_and_removed_at_the_end_give_the_answers_of_a_fresh_start(copy_fixture, tmp_path, name):
+    root = copy_fixture(name)
+    with Project(root, cache_dir=tmp_path / "kept") as project:
+        _answers(project)
+        project.call_graph()
+        index = project._context.index
+        files = sorted(p for p in index.files() if Path(p).suffix in _APPENDED)
+        resolver = project._context.resolver
+        defined = sorted({d.name for p in files for d in resolver.view(p).facts.definitions
+                          if d.kind in ("function", "class") and d.container < 0})
+        for n, rel in enumerate(files[:: max(1, len(files) // 3)][:3]):
+            path = root / rel
+            text = path.read_text(encoding="utf-8")
+            # a name other files define (their lookups by name meet a second one) and a new one
+            for added in (defined[n % len(defined)], f"added_{n}"):
+                _write(path, text + _APPENDED[path.suffix].format(name=added))
+                _compare(project, root, tmp_path, f"{rel}: {added} appended")
+            _write(path, text)
+            _compare(project, root, tmp_path, f"{rel}: restored")
 
 
 def test_what_the_reads_index_holds_does_not_grow_with_saves(copy_fixture, tmp_path):
