@@ -262,8 +262,8 @@ def _summary(record: FileRecord, head: bytes, names: bytes | None = None, stored
     not compressed, the three name sets inside it encoded on their own); without them ``stored``
     reads them when first asked for. A blob of another shape raises."""
     n_defs, n_refs, lines, warnings, has_errors = decode(head, compressed=False)
-    if type(warnings) is not tuple or not all(type(n) is int for n in (n_defs, n_refs, lines)) \
-            or not all(type(w) is str for w in warnings):
+    if type(warnings) is not tuple or type(n_defs) is not int or type(n_refs) is not int or type(lines) is not int \
+            or (warnings and not all(type(w) is str for w in warnings)):
         raise TypeError("a summary of another shape")
     return _Summary(record, None if names is None else _name_sets(names), n_defs, n_refs, lines, warnings,
                     bool(has_errors), stored)

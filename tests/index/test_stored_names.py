@@ -82,3 +82,18 @@ def test_names_of_another_version_of_the_file_are_not_taken(tmp_path):
         assert summary.defined == frozenset()   # neither the newer row's names nor the facts'
         assert mine.find_definition("renamed").file == "other.py"   # the next refresh saw the change
         assert mine.find_definition("helper_too").status == "symbol_not_found"
+
+
+def test_a_start_reads_the_heads_from_their_index_alone(tmp_path):
+    """What ``Store.records`` selects is all in the index ``heads``: SQLite reads its pages, not
+    the rows' (whose blobs make each row kilobytes long)."""
+    import sqlite3
+
+    root, cache = _project(tmp_path)
+    with Project(root, cache_dir=cache) as project:
+        db_path = project.index().cache
+    db = sqlite3.connect(db_path)
+    plan = db.execute("EXPLAIN QUERY PLAN SELECT path, language, size, mtime_ns, digest, head, head_sum FROM files"
+                      ).fetchall()
+    db.close()
+    assert "COVERING INDEX heads" in " ".join(str(step[-1]) for step in plan), plan
