@@ -177,8 +177,13 @@ class _Summary:
     def encoded(self, field: str):
         """The ``defined`` or ``used`` set as it is held: its blob until decoded, then the set."""
         if self._defined is None:
-            self._stored.read()
+            self._read_names()
         return self._defined if field == "defined" else self._used
+
+    def _read_names(self) -> None:
+        self._stored.read()
+        if self._defined is None:   # no longer among the index's summaries (replaced meanwhile)
+            self._stored.read(self)
 
     @property
     def defined(self) -> frozenset:
@@ -196,7 +201,7 @@ class _Summary:
 
     def _role_maps(self) -> tuple[dict, dict]:
         if self._defined is None:
-            self._stored.read()
+            self._read_names()
         roles = self._roles
         if type(roles) is bytes:
             try:
@@ -237,7 +242,8 @@ class _StoredNames:
         self.done = False
 
     def read(self, only: "_Summary | None" = None) -> None:
-        if not self.done:
+        """Read every summary's names (once), or ``only`` that summary's."""
+        if only is not None or not self.done:
             self._index._read_stored_names(self, only)
 
 

@@ -97,3 +97,16 @@ def test_a_start_reads_the_heads_from_their_index_alone(tmp_path):
                       ).fetchall()
     db.close()
     assert "COVERING INDEX heads" in " ".join(str(step[-1]) for step in plan), plan
+
+
+def test_a_summary_replaced_before_its_names_were_read_still_reads_its_own(tmp_path):
+    """A store discarded while in use drops every summary at once (no file is forgotten one by
+    one): what a resolver still holds of the old ones reads its names from its file's row."""
+    root, cache = _project(tmp_path)
+    with Project(root, cache_dir=cache) as project:
+        project.index()
+        before = project._index.summaries()["base.py"]
+        project._index._discard_store("discarded by the test")
+        assert project.index().parsed == 3
+        assert project._index.summaries()["base.py"] is not before
+        assert {"helper", "spare"} <= before.defined and before.members == {}
