@@ -138,21 +138,24 @@ def test_an_unsaved_buffer_is_a_change_like_a_save(copy_fixture, tmp_path):
         assert _answers(project) == saved
 
 
+def _looked_up_elsewhere(resolver) -> tuple[dict, dict, str, list]:
+    """The resolver's answers and reads, and the first file defining a name that other files'
+    answers looked up project-wide (a guess), with those answers' keys."""
+    answers, reads = dict(resolver._resolved), dict(resolver._reads)
+    for path in sorted(resolver.index.files()):
+        defined = {d.name for d in resolver.view(path).facts.definitions}
+        keys = [key for key in answers if path not in reads[key] and any(
+            r.startswith("*name:") and r[len("*name:"):] in defined for r in reads[key])]
+        if keys:
+            return answers, reads, path, keys
+    raise AssertionError("no answer looked a name up project-wide")
+
+
 def test_an_edit_inside_bodies_keeps_the_project_wide_lookups_of_the_names_it_defines(copy_fixture, tmp_path):
     root = copy_fixture("python_app")
     with Project(root, cache_dir=tmp_path / "cache") as project:
         _answers(project)
-        before = project._context.resolver
-        answers, reads = dict(before._resolved), dict(before._reads)
-        # a file defining a name that other files' answers looked up project-wide (a guess)
-        looked_up = {}
-        for path in sorted(before.index.files()):
-            defined = {d.name for d in before.view(path).facts.definitions}
-            keys = [key for key in answers if path not in reads[key] and any(
-                r.startswith("*name:") and r[len("*name:"):] in defined for r in reads[key])]
-            if keys:
-                looked_up[path] = keys
-        edited, keys = next(iter(looked_up.items()))
+        answers, reads, edited, keys = _looked_up_elsewhere(project._context.resolver)
         text = (root / edited).read_text(encoding="utf-8")
         _write(root / edited, text + f"\n{_comment(root / edited)} a note\n")
         after = project._context.fresh()
@@ -170,16 +173,7 @@ def test_a_definition_appended_keeps_the_project_wide_lookups_of_the_names_befor
     root = copy_fixture("python_app")
     with Project(root, cache_dir=tmp_path / "cache") as project:
         _answers(project)
-        before = project._context.resolver
-        answers, reads = dict(before._resolved), dict(before._reads)
-        looked_up = {}
-        for path in sorted(before.index.files()):
-            defined = {d.name for d in before.view(path).facts.definitions}
-            keys = [key for key in answers if path not in reads[key] and any(
-                r.startswith("*name:") and r[len("*name:"):] in defined for r in reads[key])]
-            if keys:
-                looked_up[path] = keys
-        edited, keys = next(iter(looked_up.items()))
+        answers, reads, edited, keys = _looked_up_elsewhere(project._context.resolver)
         name = next(r for r in reads[keys[0]] if r.startswith("*name:"))[len("*name:"):]
         text = (root / edited).read_text(encoding="utf-8")
         _write(root / edited, text + "\n\ndef appended_here():\n    return 0\n")
