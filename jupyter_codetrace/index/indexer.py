@@ -887,10 +887,9 @@ class Index:
                 if current is not None and current is not summary and current._stored is None:
                     summary.take_names((current._defined, current._roles, current._used))   # extracted again
                 elif facts is not None:
-                    names = _names_blob(facts)
+                    names, record = _names_blob(facts), summary.record
                     summary.take_names(_name_sets(names))
-                    self._write(lambda blob: self.store.save_names(path, summary.record.language,
-                                                                   summary.record.digest, blob), names)
+                    self._write(lambda blob: self.store.save_names(path, record.language, record.digest, blob), names)
 
     def _add_summary(self, summary: _Summary) -> None:
         path = summary.record.path

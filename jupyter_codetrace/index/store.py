@@ -306,10 +306,10 @@ class Store:
         """path -> (content digest, names blob) of every stored file (or of ``path``) whose blob
         passes its checksum, and path -> content digest of those that do not (said once, like
         ``records``; the caller mends them)."""
-        statement = "SELECT path, language, digest, names, names_sum FROM files"
+        where, parameters = (" WHERE path = ?", (path,)) if path is not None else ("", ())
         good, bad = {}, {}
-        for path, language, digest, blob, expected in (self._rows(statement + " WHERE path = ?", (path,))
-                                                      if path is not None else self._rows(statement)):
+        for path, language, digest, blob, expected in self._rows(
+                "SELECT path, language, digest, names, names_sum FROM files" + where, parameters):
             if isinstance(blob, bytes) and checksum(path, language, digest, blob) == expected:
                 good[path] = (digest, blob)
             else:
