@@ -110,7 +110,9 @@ class CodetraceLanguageServer(LanguageServer):
         """The first index, with ``$/progress`` when the client accepts server-made tokens."""
         token = None
         try:
-            window = self.client_capabilities.window
+            # (pygls knows the client's capabilities from its `initialize` only: none, no progress)
+            capabilities = getattr(self.protocol, "client_capabilities", None)
+            window = capabilities.window if capabilities is not None else None
             if window is not None and window.work_done_progress:
                 token = "codetrace-index"
                 try:

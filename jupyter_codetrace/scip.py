@@ -340,7 +340,7 @@ class _Built:
     """One document, encoded, with what it depends on (for reuse) and what it contributes."""
 
     digest: str
-    reads: dict            # path or "*name:N" / "*files" -> the digest it had
+    reads: dict            # path or "*name:N" / "*used:N" / "*files" -> the digest it had
     payload: bytes         # the encoded Document
     externals: dict        # external symbol -> encoded SymbolInformation
     occurrences: int
@@ -566,8 +566,8 @@ class _State:
             value = hashlib.blake2b("\0".join(index.files()).encode(), digest_size=12).hexdigest()
         elif key.startswith("*package:"):
             value = self.exporter.package_of(key[9:]).prefix()
-        elif key.startswith("*name:"):
-            paths = sorted(index.defined_in.get(key[6:], ()))
+        elif key.startswith(("*name:", "*used:")):   # the files defining N / naming N
+            paths = sorted((index.defined_in if key[1] == "n" else index.used_in).get(key[6:], ()))
             value = hashlib.blake2b("\0".join(f"{p}\1{index.digest(p)}" for p in paths).encode(),
                                     digest_size=12).hexdigest()
         else:

@@ -49,7 +49,7 @@ class FileGraph:
     external_calls: dict[str, list[str]] = field(default_factory=dict)
     read: frozenset[str] = frozenset()
     names: frozenset[str] = frozenset()             # every name defined here, "name()" for nodes
-    interface: int = 0                              # see _interface()
+    interface: tuple = ()                           # see _interface()
 
 
 class _Parts(dict):
@@ -174,6 +174,9 @@ class CodeGraph:
         self._node_names: set[str] = set()
         self._node_names_made = False
         self._implicit: list[tuple[str, str, str]] | None = None   # inferred IMPLEMENTS edges (Go)
+        # the index's summaries when the graph was last brought up to date (what changed files
+        # named then); None when a new process starts from what an earlier one stored
+        self._summaries: dict | None = None
         self._snapshot_due = False    # the graph changed since the store's snapshot was written
         self._exit_hook = False
         self.last_in_child = False    # the last update's files were redone in a child (_built_in_child)
@@ -192,7 +195,7 @@ class CodeGraph:
             hashes = dict(digests)
             ids, rows, keys = graph.snapshot_ids(), {}, {}
             for path, start, count, slots, interface, names, read in files:
-                if not (type(slots) is tuple and type(names) is type(read) is bytes and type(interface) is int
+                if not (type(slots) is tuple and type(names) is type(read) is bytes and _is_interface(interface)
                         and (not slots or 0 <= min(slots) and max(slots) < len(ids))):
                     raise ValueError("a snapshot's file of another shape")
                 rows[path] = (slots, interface, names, read)
@@ -276,30 +279,69 @@ class CodeGraph:
         moved_lines = getattr(index, "moved_lines", None)
         moved = {p: lines for p in changed if moved_lines is not None and p in self.files
                  and (lines := moved_lines(p, self._hashes[p], current[p])) is not None}
-        # A file whose interface is unchanged (an edit inside a body) cannot change what its
-        # readers resolve to: only the file itself is redone.
-        touched = set(gone) | {p for p in changed if p not in moved and (
-                               p not in self.files or self.files[p].interface != _interface(resolver, p))}
         redo = {p for p in changed if p not in moved}
-        if touched and self.files:
+        # What a changed file can change elsewhere, by what its readers read (`FileGraph.read`):
+        # - its interface unchanged (an edit inside a body): nothing but the answers that went
+        #   through the files naming a name it starts or stops naming ("*used:", value flow);
+        # - its definitions kept, maybe with more after them, and its imports and exports kept
+        #   (a function appended; different arguments passed): the readers that name a name
+        #   added, the lookups of those names ("*name:") and whatever went through the files
+        #   naming a name it names ("*used:": what its calls pass, its callees' parameters hold);
+        # - else: every reader, and the lookups of the names it gains or loses.
+        # What it named before is known from the summaries of the last update (not after a
+        # restart: then all it names now stands for it, and an appended file counts as changed).
+        seen = self._summaries if self._summaries is not None and resolver._summaries is not None else None
+        now = resolver._summaries or {}
+        touched = set(gone)
+        appended: dict[str, frozenset[str]] = {}
+        defined: set[str] = set()
+        used: set[str] = set()
+        for path in redo:
+            after = now.get(path)
+            before = seen.get(path) if seen is not None else None
+            if after is not None and before is not None:
+                used |= before.used ^ after.used
+            elif after is not None:
+                used |= after.used
+            part = self.files.get(path)
+            if part is None:
+                touched.add(path)
+                continue
+            interface = _interface(resolver, path)
+            if interface == part.interface:
+                continue
+            added = _appended(resolver, path, part.interface) if before is not None else None
+            if added is None:
+                touched.add(path)
+                continue
+            appended[path] = added
+            defined |= added
+            used |= before.used | after.used
+        if seen is not None:
+            for path in gone:
+                if path in seen:
+                    used |= seen[path].used
+        if (touched or defined or used) and self.files:
             # Same-name lookups elsewhere change only with the names a file gains or loses.
-            names: set[str] = set()
             for path in touched:
                 before = self.files[path].names if path in self.files else frozenset()
                 after = _defined_names(resolver, path) if path in current else frozenset()
-                names |= {n.rstrip("()") for n in before ^ after}
+                defined |= {n.rstrip("()") for n in before ^ after}
             added_or_gone = set(gone) | {p for p in changed if p not in self._hashes}
-            name_reads = {f"*name:{n}" for n in names}
+            name_reads = {f"*name:{n}" for n in defined} | {f"*used:{n}" for n in used}
             # A file added or removed may change which file an import finds (`shapes/mod.rs` beside
             # `shapes/circle.rs`, `pkg.py` beside `pkg/`): the files that read its folder or the one
             # above it are redone.
             near = {folder for p in added_or_gone for folder in _folder_and_parent(p)}
             for path, fg in self.files.items():
-                if path in touched or path not in current:
+                if path in redo or path not in current:
                     continue
                 read = fg.read
                 if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
                         (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
+                    redo.add(path)
+                elif appended and any(p in read and not added.isdisjoint(now[path].used)
+                                      for p, added in appended.items()):
                     redo.add(path)
         # a moved file that reads a changed one is redone (its answers may change)
         moved = {p: lines for p, lines in moved.items() if p not in redo}
@@ -365,6 +407,7 @@ class CodeGraph:
         if self._implicit is None or any(_implicit_language(resolver, p) for p in changed):
             self._implicit_interfaces(resolver, current)
         self.generation = index.generation
+        self._summaries = resolver._summaries
         self.last_rebuilt, self.last_in_child = len(redo) + len(moved), False
         if self.store is not None and (redo or moved or gone):
             self.store.save(made, current,
@@ -441,6 +484,7 @@ class CodeGraph:
         """Back to a graph of nothing (the store's snapshot is read next)."""
         self.graph, self._keys, self.files, self._hashes, self._tables = CompactGraph(), {}, _Parts(), {}, {}
         self._node_names, self._node_names_made, self._implicit, self._snapshot_due = set(), False, None, False
+        self._summaries = None
 
     def _drop(self, path: str) -> None:
         fg = self.files.pop(path, None)
@@ -604,18 +648,45 @@ def _token_name(refs, token) -> tuple:
     return tuple(out)
 
 
-def _interface(resolver: Resolver, path: str) -> int:
-    """A hash of what other files can see of this one: its definitions (names, kinds, nesting,
-    types, bases, what variables are assigned from), imports and exports — not bodies, lines."""
+def _interface(resolver: Resolver, path: str) -> tuple[int, int, int, int]:
+    """What other files can see of this one — not bodies, not lines — as (how many definitions,
+    a hash of them, a hash of its imports, exports and item writes, a hash of the arguments its
+    calls pass): a change of the first three but for definitions appended (``_appended``) may
+    change what its readers resolve to; one of the arguments alone, what its callees' parameters
+    hold (value flow: the readers of ``*used:`` the callee)."""
     cached = resolver.kept.get(("interface", path))
     if cached is not None:
         return cached
     view = resolver.view(path)
     if view is None:
-        return 0
+        return ()
     facts = view.facts
     refs = facts.references
-    parts = [facts.all_names, facts.language]
+    definitions = _definition_parts(facts)
+    found = resolver.kept[("interface", path)] = (
+        len(definitions), _hash(definitions), _hash(_outer_parts(facts)),
+        # what this file passes to functions elsewhere: their parameters' values (value flow) read it
+        _hash([(refs[i].name, tuple((k, _token_name(refs, t)) for k, t, _ in passed))
+               for i, passed in facts.call_arguments]))
+    return found
+
+
+def _is_interface(value) -> bool:
+    return type(value) is tuple and len(value) == 4 and all(type(n) is int for n in value)
+
+
+def _hash(parts: list) -> int:
+    # a hash that is the same in every process (str hashes are not): parts are kept across them
+    # (marshal's version 2 writes no back-references: equal parts give equal bytes, whatever
+    # objects they share; twice as fast as repr)
+    return int.from_bytes(blake2b(marshal.dumps(parts, 2), digest_size=8).digest(), "big")
+
+
+def _definition_parts(facts) -> list[tuple]:
+    """Each definition as other files see it: name, kind, nesting, types, bases, decorators, what
+    a variable is assigned from, what a function returns."""
+    refs = facts.references
+    parts = []
     for d in facts.definitions:
         gives = d.returned + d.yielded
         bases = d.extends + d.implements + d.alternatives
@@ -623,19 +694,44 @@ def _interface(resolver: Resolver, path: str) -> int:
                       d.decorators, _token_name(refs, d.value),
                       tuple([_token_name(refs, t) for t in gives]) if gives else (),   # mostly none
                       tuple([_token_name(refs, t) for t in bases]) if bases else ()))
+    return parts
+
+
+def _outer_parts(facts) -> list:
+    """A file's imports, exports, ``__all__`` and the items it adds to containers (`HANDLERS[k] =
+    f`: what their readers' calls may reach)."""
+    refs = facts.references
+    parts = [facts.all_names, facts.language]
     parts += [(i.module, i.kind, i.name, i.local, i.scope == 0) for i in facts.imports]
     parts += [(e.kind, e.name, e.exported_as, e.module, _token_name(refs, e.value)) for e in facts.exports]
-    # what this file passes to functions elsewhere: their parameters' values (value flow) read it
-    parts += [(refs[i].name, tuple((k, _token_name(refs, t)) for k, t, _ in passed))
-              for i, passed in facts.call_arguments]
-    # items added to containers (`HANDLERS[k] = f`): what their readers' calls may reach
     parts += [(_token_name(refs, c), k, _token_name(refs, v), spread) for c, k, v, spread in facts.item_writes]
-    # a hash that is the same in every process (str hashes are not): parts are kept across them
-    # (marshal's version 2 writes no back-references: equal parts give equal bytes, whatever
-    # objects they share; twice as fast as repr)
-    digest = blake2b(marshal.dumps(parts, 2), digest_size=8).digest()
-    found = resolver.kept[("interface", path)] = int.from_bytes(digest, "big")
-    return found
+    return parts
+
+
+def _appended(resolver: Resolver, path: str, before: tuple) -> frozenset[str] | None:
+    """When ``path``'s definitions are those it had at ``before`` (its interface then), maybe with
+    more after them (a function appended, a method added to the last class), and its imports,
+    exports and item writes are the same: the names other files can reach of the definitions
+    added (not a function's locals). None otherwise, and when one added is called implicitly (a
+    constructor, `__iter__`, an operator): a reader's calls may reach it without naming it."""
+    view = resolver.view(path)
+    if view is None or not _is_interface(before):
+        return None
+    facts = view.facts
+    count, definitions, outer, _arguments = before
+    defs = facts.definitions
+    if len(defs) < count or _hash(_definition_parts(facts)[:count]) != definitions \
+            or _hash(_outer_parts(facts)) != outer:
+        return None
+    added = set()
+    for d in defs[count:]:
+        if d.kind == "parameter" or (0 <= d.container < len(defs) and defs[d.container].kind in CALLABLE_KINDS):
+            continue   # (a local's name no other file's lookup finds)
+        if d.kind == "constructor" or not d.name.isidentifier() or d.name.startswith("__") \
+                or d.name == "constructor":
+            return None
+        added.add(d.name)
+    return frozenset(added)
 
 
 _ACCESSOR_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})

@@ -78,7 +78,8 @@ def part_to_rows(fg) -> tuple:
 
 def part_from_rows(rows, cls):
     path, module, nodes, edges, calls, read, names, interface = rows
-    if not (isinstance(path, str) and isinstance(module, str) and isinstance(interface, int)):
+    if not (isinstance(path, str) and isinstance(module, str) and type(interface) is tuple and len(interface) == 4
+            and all(type(n) is int for n in interface)):
         raise DecodeError("not a graph part")
     return cls(path, module, {node: dict(attrs) for node, attrs in nodes},
                list(edges),

@@ -102,10 +102,14 @@ class DirectoryWatcher:
                 return True
             fd = self._fd
         try:
-            readable, _, _ = select.select([fd], [], [], timeout)
+            # poll, not select: a long-lived process (a server with many kernels' sockets) may
+            # hold descriptors past select()'s limit of 1024, where select raises and never waits
+            poller = select.poll()
+            poller.register(fd, select.POLLIN)
+            ready = poller.poll(max(timeout, 0) * 1000)
         except (OSError, ValueError):   # closed meanwhile (an overflow, close())
             return False
-        if not readable:
+        if not ready or not ready[0][1] & select.POLLIN:
             return False
         with self._lock:
             if self._fd != fd:

@@ -135,12 +135,13 @@ def dependencies_of(ctx, read: set[str]) -> Dependencies:
     """The dependencies of an answer whose resolutions read ``read`` (a recording's paths and
     notes)."""
     index = ctx.index
-    files, names = [], []
+    files, names = [], {}
     for what in sorted(read):
-        if what.startswith("*name:"):
-            names.append((what[6:], names_digest(ctx, what[6:])))
+        if what.startswith(("*name:", "*used:")):   # (both six characters; one digest covers both)
+            names.setdefault(what[6:], None)
         elif not what.startswith("*"):   # "*files": the listing stands for it
             files.append((what, index.digest(what)))
+    names = [(name, names_digest(ctx, name)) for name in sorted(names)]
     return Dependencies(listing_digest(ctx), project_digest(ctx), tuple(files), tuple(names),
                         libraries_digest(ctx) if "*missing" in read else None)
 

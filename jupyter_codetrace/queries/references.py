@@ -166,10 +166,10 @@ def _references_to(ctx: QueryContext, target: Symbol, include_declaration: bool,
             candidates = own
         else:
             # "*": the files with an `export *` (a barrel may re-export the name without naming it)
-            resolver.note_name(current)   # a file that starts naming it may use it
+            resolver.note_users(current)   # a file that starts naming it may use it
             barrels = set()
             if current != "default":
-                resolver.note_name("*")
+                resolver.note_users("*")
                 barrels = ctx.index.used_in.get("*", set())
             candidates = set(ctx.index.used_in.get(current, ())) | barrels | own
         for path in sorted(candidates):
@@ -455,7 +455,7 @@ def _subclasses(resolver, base: Symbol) -> list[Symbol]:
     found = []
     with resolver.recording() as read:
         base_name = resolver.definition(base).name
-        resolver.note_name(base_name)   # a file that starts naming it may extend it
+        resolver.note_users(base_name)   # a file that starts naming it may extend it
         for path in sorted(resolver.index.used_in.get(base_name, ())):
             view = resolver.view(path)
             if view is None:
@@ -498,7 +498,7 @@ def _find_outside_base_siblings(resolver, top: Symbol, limit: int) -> list[Symbo
                 names.add(refs[token[1]].name)
     siblings: list[Symbol] = []
     for name in sorted(names):
-        resolver.note_name(name)   # a file that starts naming it may extend it
+        resolver.note_users(name)   # a file that starts naming it may extend it
         for path in sorted(resolver.index.used_in.get(name, ())):
             other = resolver.view(path)
             if other is None:

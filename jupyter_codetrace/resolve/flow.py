@@ -141,7 +141,7 @@ class ValueFlow:
                 names = {resolver.definition(cls).name}
         found: list[tuple[str, tuple]] = []
         for name in names:
-            resolver._note(f"*name:{name}")   # a file that starts or stops calling it changes this
+            resolver.note_users(name)   # a file that starts or stops calling it changes this
             if len(resolver.index.used_in.get(name, ())) > MAX_CALLER_FILES:
                 continue
             for path in sorted(resolver.index.used_in.get(name, ())):

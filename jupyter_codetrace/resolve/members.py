@@ -88,7 +88,9 @@ class MemberLookup:
         d = self.definition(cls)
         if d is None or not self._extensible(cls):
             return {}
-        self._note(f"*name:{d.name}")  # any file naming the type may add members to it
+        # any file naming the type may add members to it (an extension), or defining it (TypeScript)
+        self.note_name(d.name)
+        self.note_users(d.name)
         cached = self._extensions.get(d.name, {}).get(cls)
         if cached is not None:
             if cls in self._extending:

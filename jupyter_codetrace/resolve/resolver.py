@@ -74,7 +74,8 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._same = SameAnswers()   # what _resolved holds, each distinct answer once (this generation's)
         self._nesting = 0   # resolve_reference calls in progress (each may need another's answer)
         # What each resolution read: file paths, "*name:N" (a same-name lookup over the whole
-        # project), "*files" (the project's files: a submodule or package listing) and
+        # project: the files defining N), "*used:N" (the files naming N: its callers, a type's
+        # extensions), "*files" (the project's files: a submodule or package listing) and
         # "*missing" (a module found nowhere, which an installed package may provide). The graph
         # redoes only the files whose answers a change can alter; the next generation keeps the
         # answers whose reads no change touched.
@@ -132,7 +133,8 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         only_moved = getattr(self.index, "only_moved", None)
         moved = {path for path in changed if only_moved is not None
                  and only_moved(path, before[path].record.digest, now[path].record.digest)}
-        names: set[str] = set()
+        defined: set[str] = set()   # names whose lookups ("*name:") may now find other definitions
+        used: set[str] = set()      # names whose users ("*used:") may now be other files
         for path in changed - moved:
             old, new = before[path], now[path]
             at_end = self._outline_tail(path, carried.get(path))
@@ -142,12 +144,14 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                 # every symbol into the file that still exists names the same definition, and a
                 # project-wide name lookup finds the same ones, unless the names the file defines
                 # or uses changed, or are those of the definitions at the end
-                names.update(at_end)
-                names.update(old.defined ^ new.defined)
-                names.update(old.used ^ new.used)
+                defined.update(at_end)
+                defined.update(old.defined ^ new.defined)
+                used.update(old.used ^ new.used)
             else:
-                names.update(old.defined | new.defined | old.used | new.used)
-        stale = (changed - moved) | {f"*name:{name}" for name in names}
+                defined.update(old.defined | new.defined)
+                used.update(old.used | new.used)
+        names = defined | used
+        stale = (changed - moved) | {f"*name:{name}" for name in defined} | {f"*used:{name}" for name in used}
         stale.add("*missing")   # a package installed since may provide it
         self._resolved, self._reads, self._read_sets = previous._resolved, previous._reads, previous._read_sets
         self._sets_by_read, self._keys_by_reads = previous._sets_by_read, previous._keys_by_reads
@@ -230,9 +234,14 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         return answer
 
     def note_name(self, name: str) -> None:
-        """What is being worked out looks ``name`` up across the project (through the name index):
-        a file that starts or stops defining or using it changes the answer."""
+        """What is being worked out looks ``name`` up across the project (the files defining it):
+        a file that starts or stops defining it changes the answer."""
         self._note(f"*name:{name}")
+
+    def note_users(self, name: str) -> None:
+        """What is being worked out goes through the files that name ``name`` (its callers, the
+        files that may extend a type): a file that starts or stops naming it changes the answer."""
+        self._note(f"*used:{name}")
 
     def remember(self, key: tuple, answer, read: set[str]) -> frozenset[str]:
         """Store an answer with what it read (``self.kept[key] = (answer, reads)``), to be kept by

@@ -333,7 +333,7 @@ class TypeInference:
         if owner.kind == "constructor":
             cls = self.enclosing_class(parameter.path, owner.container)
             name = self.definition(cls).name if cls is not None else name
-        self._note(f"*name:{name}")   # how many files call it decides
+        self.note_users(name)   # how many files call it decides
         if len(self.index.used_in.get(name, ())) > _MAX_CALLER_FILES:
             return None
         from .flow import ValueFlow  # flow builds on this module

@@ -3,6 +3,8 @@ unchanged tree is not walked again."""
 
 import os
 
+import pytest
+
 from jupyter_codetrace import Project
 from jupyter_codetrace.index.watch import DirectoryWatcher
 
@@ -98,3 +100,28 @@ def test_a_file_written_between_the_walk_and_its_folders_watch_is_found(tmp_path
     project.index()
     watcher.watch = original
     assert project.symbols("omega").matches[0].file == "late.py"
+
+
+def test_a_waiter_is_woken_in_a_process_holding_more_than_1024_descriptors(tmp_path):
+    """A long-lived server (kernels' sockets, open files) holds many descriptors: the watcher's
+    own may be past select()'s limit, and must still wake its waiter."""
+    import resource
+
+    soft, _hard = resource.getrlimit(resource.RLIMIT_NOFILE)
+    if soft < 1100:
+        pytest.skip(f"at most {soft} descriptors per process here")
+    held = []
+    try:
+        while not held or held[-1] < 1030:
+            held.append(os.open(os.devnull, os.O_RDONLY))
+        watcher = DirectoryWatcher()
+        if not watcher.active:
+            pytest.skip("no inotify here")
+        assert watcher._fd > 1024
+        assert watcher.watch([str(tmp_path)])
+        (tmp_path / "b.py").write_text("def beta():\n    return 2\n")
+        assert watcher.wait(1.0, lambda name: name.endswith(".py")) is True
+        watcher.close()
+    finally:
+        for fd in held:
+            os.close(fd)

@@ -140,7 +140,7 @@ def test_an_unsaved_buffer_is_a_change_like_a_save(copy_fixture, tmp_path):
 
 def _looked_up_elsewhere(resolver) -> tuple[dict, dict, str, list]:
     """The resolver's answers and reads, and the first file defining a name that other files'
-    answers looked up project-wide (a guess), with those answers' keys."""
+    answers looked up project-wide (its definitions: a guess), with those answers' keys."""
     answers, reads = dict(resolver._resolved), dict(resolver._reads)
     for path in sorted(resolver.index.files()):
         defined = {d.name for d in resolver.view(path).facts.definitions}
@@ -152,7 +152,7 @@ def _looked_up_elsewhere(resolver) -> tuple[dict, dict, str, list]:
 
 
 def test_an_edit_inside_bodies_keeps_the_project_wide_lookups_of_the_names_it_defines(copy_fixture, tmp_path):
-    root = copy_fixture("python_app")
+    root = copy_fixture("graph_py")
     with Project(root, cache_dir=tmp_path / "cache") as project:
         _answers(project)
         answers, reads, edited, keys = _looked_up_elsewhere(project._context.resolver)
@@ -170,7 +170,7 @@ def test_a_definition_appended_keeps_the_project_wide_lookups_of_the_names_befor
     """A function added after every other definition of a file (a test at the end of a module)
     moves none of them: the answers that looked up the file's other names stay; those that looked
     up the new name are made again, and so are they when it is taken away."""
-    root = copy_fixture("python_app")
+    root = copy_fixture("graph_py")
     with Project(root, cache_dir=tmp_path / "cache") as project:
         _answers(project)
         answers, reads, edited, keys = _looked_up_elsewhere(project._context.resolver)
@@ -268,3 +268,99 @@ def test_a_file_naming_a_python_class_keeps_the_answers_through_its_members(tmp_
         with resolver.recording() as read:
             resolver.extension_members(cart)
         assert "*name:Cart" in read   # a file naming Cart may define `int Cart::more() {…}`
+
+
+_FLOW_TASKS = '''class Foo:
+    def run(self):
+        return 1
+
+
+class Bar:
+    def run(self):
+        return 2
+'''
+_FLOW_MAIN = '''from helpers import helper
+from tasks import Bar, Foo, make
+
+
+def start():
+    return helper(Bar())
+
+
+def later():
+    return Bar().stop()
+
+
+def each():
+    for item in Bar():
+        print(item)
+
+
+def made():
+    return make().run()
+'''
+
+_STOP = "\n    def stop(self):\n        return 3\n"
+_ITER = "\n    def __iter__(self):\n        return iter(())\n"
+
+
+def test_what_a_save_passes_to_functions_elsewhere_reaches_the_graph_as_a_fresh_start(tmp_path):
+    """Value flow across files: an unannotated parameter holds what its callers pass. A file that
+    starts calling the function, a call appended, an argument changed inside a body: each changes
+    the graph of the callee's file (`helper`'s `x.run()`), which the first did not read. So does a
+    method added to a class, one called without being named (`__iter__`), and a function that
+    a reader imports before it exists."""
+    root = tmp_path / "flow"
+    root.mkdir()
+    (root / "tasks.py").write_text(_FLOW_TASKS, encoding="utf-8")
+    (root / "helpers.py").write_text("def helper(x):\n    return x.run()\n", encoding="utf-8")
+    (root / "main.py").write_text(_FLOW_MAIN, encoding="utf-8")
+    (root / "extra.py").write_text("def extra():\n    return 0\n", encoding="utf-8")
+    steps = [
+        ("extra.py", "from helpers import helper\nfrom tasks import Foo\n\n\ndef extra():\n    return helper(Foo())\n",
+         "a new caller"),
+        ("extra.py", "def extra():\n    return 0\n", "no caller again"),
+        ("main.py", _FLOW_MAIN + "\n\ndef go():\n    return helper(Foo())\n", "a call appended"),
+        ("main.py", _FLOW_MAIN.replace("helper(Bar())", "helper(Foo())"), "an argument changed in a body"),
+        ("main.py", _FLOW_MAIN.replace("helper(Bar())", "helper"), "the call taken away"),
+        ("tasks.py", _FLOW_TASKS + _STOP, "a method appended"),
+        ("tasks.py", _FLOW_TASKS + _STOP + _ITER, "__iter__ appended"),
+        ("tasks.py", _FLOW_TASKS + _STOP + _ITER + "\n\ndef make():\n    return Bar()\n", "a function appended"),
+        ("main.py", _FLOW_MAIN, "restored"),
+        ("tasks.py", _FLOW_TASKS, "restored"),
+    ]
+    with Project(root, cache_dir=tmp_path / "kept") as project:
+        _answers(project)
+        calls = {(e["source"], e["target"]) for e in project.call_graph().to_dict()["edges"]}
+        assert ("helpers.py#helper", "tasks.py#Bar.run") in calls
+        for name, text, step in steps:
+            _write(root / name, text)
+            _compare(project, root, tmp_path, f"{name}: {step}")
+
+
+def test_a_function_appended_redoes_only_the_readers_that_name_it(copy_fixture, tmp_path):
+    """Appending a function keeps the graph's part of every file that reads the file saved but
+    names nothing added; a reader that calls the new name is redone."""
+    root = copy_fixture("graph_py")
+    with Project(root, cache_dir=tmp_path / "first") as project:
+        project.call_graph()
+        graph = project._context._code_graph
+        readers = {p: sorted(r for r, fg in graph.files.items() if p in fg.read) for p in graph.files}
+    saved = max(readers, key=lambda p: len(readers[p]))
+    assert len(readers[saved]) >= 2
+    module = saved[:-3].replace("/", ".")
+    caller = root / readers[saved][0]   # calls a function its module will define
+    _write(caller, caller.read_text(encoding="utf-8") + f"\n\ndef uses_it():\n    return {module}.second_here()\n")
+    with Project(root, cache_dir=tmp_path / "kept") as project:
+        project.call_graph()
+        graph = project._context._code_graph
+        path = root / saved
+        text = path.read_text(encoding="utf-8") + "\n\ndef appended_here(value):\n    return value\n"
+        _write(path, text)
+        project.call_graph()
+        assert graph.last_rebuilt == 1   # the file itself
+        _compare(project, root, tmp_path, "appended")
+        _write(path, text + "\n\ndef second_here():\n    return 2\n")
+        project.call_graph()
+        assert graph.last_rebuilt == 2   # and the reader that calls it
+        _compare(project, root, tmp_path, "the called one appended")
