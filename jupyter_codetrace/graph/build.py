@@ -280,20 +280,21 @@ class CodeGraph:
         moved = {p: lines for p in changed if moved_lines is not None and p in self.files
                  and (lines := moved_lines(p, self._hashes[p], current[p])) is not None}
         redo = {p for p in changed if p not in moved}
-        # What a changed file can change elsewhere, by what its readers read (`FileGraph.read`):
-        # - its interface unchanged (an edit inside a body): nothing but the answers that went
-        #   through the files naming a name it starts or stops naming ("*used:", value flow);
+        # What a changed file can change elsewhere, by what other parts read (`FileGraph.read`):
+        # - whatever went through the files naming a name it starts or stops naming ("*used:":
+        #   the callers of a function, whose arguments its parameters hold; value flow);
+        # - its interface unchanged (an edit inside a body): nothing more;
         # - its definitions kept, maybe with more after them, and its imports and exports kept
-        #   (a function appended; different arguments passed): the readers that name a name
-        #   added, the lookups of those names ("*name:") and whatever went through the files
-        #   naming a name it names ("*used:": what its calls pass, its callees' parameters hold);
+        #   (a function appended, other arguments passed): the lookups of the names added
+        #   ("*name:"), the readers that name one, and, when its calls pass other arguments, the
+        #   readers that went through the files naming a name it names (its callees' parameters);
         # - else: every reader, and the lookups of the names it gains or loses.
         # What it named before is known from the summaries of the last update (not after a
         # restart: then all it names now stands for it, and an appended file counts as changed).
         seen = self._summaries if self._summaries is not None and resolver._summaries is not None else None
         now = resolver._summaries or {}
         touched = set(gone)
-        appended: dict[str, frozenset[str]] = {}
+        appended: dict[str, tuple[frozenset[str], frozenset[str]]] = {}   # path -> (names added, "*used:" reads)
         defined: set[str] = set()
         used: set[str] = set()
         for path in redo:
@@ -314,9 +315,9 @@ class CodeGraph:
             if added is None:
                 touched.add(path)
                 continue
-            appended[path] = added
+            passed = interface[3] != part.interface[3]
+            appended[path] = (added, frozenset(f"*used:{n}" for n in before.used | after.used) if passed else frozenset())
             defined |= added
-            used |= before.used | after.used
         if seen is not None:
             for path in gone:
                 if path in seen:
@@ -340,8 +341,8 @@ class CodeGraph:
                 if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
                         (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
                     redo.add(path)
-                elif appended and any(p in read and not added.isdisjoint(now[path].used)
-                                      for p, added in appended.items()):
+                elif appended and any(p in read and (not added.isdisjoint(now[path].used) or not read.isdisjoint(callees))
+                                      for p, (added, callees) in appended.items()):
                     redo.add(path)
         # a moved file that reads a changed one is redone (its answers may change)
         moved = {p: lines for p, lines in moved.items() if p not in redo}
