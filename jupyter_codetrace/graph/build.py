@@ -284,17 +284,18 @@ class CodeGraph:
         # - whatever went through the files naming a name it starts or stops naming ("*used:":
         #   the callers of a function, whose arguments its parameters hold; value flow);
         # - its interface unchanged (an edit inside a body): nothing more;
-        # - its definitions kept, maybe with more after them, and its imports and exports kept
-        #   (a function appended, other arguments passed): the lookups of the names added
-        #   ("*name:"), the readers that name one, and, when its calls pass other arguments, the
-        #   readers that went through the files naming a name it names (its callees' parameters);
+        # - its definitions kept, maybe with more after them or fewer at the end, and its imports
+        #   and exports kept (a function added or removed there, other arguments passed): the
+        #   lookups of the names added or removed ("*name:"), the readers that name one, and, when
+        #   its calls pass other arguments, the readers that went through the files naming a name
+        #   it names (its callees' parameters);
         # - else: every reader, and the lookups of the names it gains or loses.
         # What it named before is known from the summaries of the last update (not after a
-        # restart: then all it names now stands for it, and an appended file counts as changed).
+        # restart: then all it names now stands for it, and the rule above is not applied).
         seen = self._summaries if self._summaries is not None and resolver._summaries is not None else None
         now = resolver._summaries or {}
         touched = set(gone)
-        appended: dict[str, tuple[frozenset[str], frozenset[str]]] = {}   # path -> (names added, "*used:" reads)
+        at_end: dict[str, tuple[frozenset[str], frozenset[str]]] = {}   # path -> (names added or removed, "*used:" reads)
         defined: set[str] = set()
         used: set[str] = set()
         for path in redo:
@@ -311,18 +312,19 @@ class CodeGraph:
             interface = _interface(resolver, path)
             if interface == part.interface:
                 continue
-            added = _appended(resolver, path, part.interface) if before is not None else None
-            if added is None:
+            names = _at_the_end(resolver, path, part.interface, resolver.replaced_facts(path, self._hashes.get(path))) \
+                if before is not None else None
+            if names is None:
                 touched.add(path)
                 continue
             passed = interface[3] != part.interface[3]
-            appended[path] = (added, frozenset(f"*used:{n}" for n in before.used | after.used) if passed else frozenset())
-            defined |= added
+            at_end[path] = (names, frozenset(f"*used:{n}" for n in before.used | after.used) if passed else frozenset())
+            defined |= names
         if seen is not None:
             for path in gone:
                 if path in seen:
                     used |= seen[path].used
-        if (touched or defined or used) and self.files:
+        if (touched or at_end or used) and self.files:
             # Same-name lookups elsewhere change only with the names a file gains or loses.
             for path in touched:
                 before = self.files[path].names if path in self.files else frozenset()
@@ -341,21 +343,21 @@ class CodeGraph:
                 if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
                         (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
                     redo.add(path)
-                elif appended and any(p in read and (not added.isdisjoint(now[path].used) or not read.isdisjoint(callees))
-                                      for p, (added, callees) in appended.items()):
+                elif at_end and any(p in read and (not names.isdisjoint(now[path].used) or not read.isdisjoint(callees))
+                                    for p, (names, callees) in at_end.items()):
                     redo.add(path)
         # a moved file that reads a changed one is redone (its answers may change)
         moved = {p: lines for p, lines in moved.items() if p not in redo}
         if may_fork and self.store is not None and len(redo) > CHILD_BUILD_FILES and self._built_in_child(
-                index, lambda: self._redo(resolver, index, current, gone, redo, moved, touched, changed,
-                                          from_parts=True)):
+                index, lambda: self._redo(resolver, index, current, gone, redo, moved, touched | at_end.keys(),
+                                          changed, from_parts=True)):
             # What the child stored is read as a restarted process reads it (and what changed
             # meanwhile, if anything, is redone here).
             self._forget_all()
             self._update(resolver, index, may_fork=False)
             self.last_rebuilt, self.last_in_child = len(redo) + len(moved), True
             return len(redo) + len(moved)
-        return self._redo(resolver, index, current, gone, redo, moved, touched, changed, from_parts)
+        return self._redo(resolver, index, current, gone, redo, moved, touched | at_end.keys(), changed, from_parts)
 
     def _redo(self, resolver: Resolver, index, current: dict[str, str], gone: list[str], redo: set[str],
               moved: dict[str, dict[int, int]], touched: set[str], changed: list[str], from_parts: bool) -> int:
@@ -652,7 +654,7 @@ def _token_name(refs, token) -> tuple:
 def _interface(resolver: Resolver, path: str) -> tuple[int, int, int, int]:
     """What other files can see of this one — not bodies, not lines — as (how many definitions,
     a hash of them, a hash of its imports, exports and item writes, a hash of the arguments its
-    calls pass): a change of the first three but for definitions appended (``_appended``) may
+    calls pass): a change of the first three but for definitions at the end (``_at_the_end``) may
     change what its readers resolve to; one of the arguments alone, what its callees' parameters
     hold (value flow: the readers of ``*used:`` the callee)."""
     cached = resolver.kept.get(("interface", path))
@@ -709,30 +711,42 @@ def _outer_parts(facts) -> list:
     return parts
 
 
-def _appended(resolver: Resolver, path: str, before: tuple) -> frozenset[str] | None:
-    """When ``path``'s definitions are those it had at ``before`` (its interface then), maybe with
-    more after them (a function appended, a method added to the last class), and its imports,
-    exports and item writes are the same: the names other files can reach of the definitions
-    added (not a function's locals). None otherwise, and when one added is called implicitly (a
+def _at_the_end(resolver: Resolver, path: str, before: tuple, replaced) -> frozenset[str] | None:
+    """When ``path``'s definitions are those it had at ``before`` (its interface then) with more
+    after them (a function appended, a method added to the last class), or with the last ones
+    gone (``replaced``: its facts then, if known), and its imports, exports and item writes are
+    the same: the names other files can reach of the definitions added or removed (not a
+    function's locals). None otherwise, and when one of them is called implicitly (a
     constructor, `__iter__`, an operator): a reader's calls may reach it without naming it."""
     view = resolver.view(path)
     if view is None or not _is_interface(before):
         return None
     facts = view.facts
     count, definitions, outer, _arguments = before
-    defs = facts.definitions
-    if len(defs) < count or _hash(_definition_parts(facts)[:count]) != definitions \
-            or _hash(_outer_parts(facts)) != outer:
+    if _hash(_outer_parts(facts)) != outer:
         return None
-    added = set()
-    for d in defs[count:]:
+    parts = _definition_parts(facts)
+    if len(parts) >= count:
+        return _reachable_names(facts.definitions, count) if _hash(parts[:count]) == definitions else None
+    if replaced is None:
+        return None
+    old = _definition_parts(replaced)
+    if len(old) != count or _hash(old) != definitions or old[:len(parts)] != parts:
+        return None
+    return _reachable_names(replaced.definitions, len(parts))
+
+
+def _reachable_names(defs, start: int) -> frozenset[str] | None:
+    """The names of ``defs[start:]`` other files can reach; None when one is called implicitly."""
+    names = set()
+    for d in defs[start:]:
         if d.kind == "parameter" or (0 <= d.container < len(defs) and defs[d.container].kind in CALLABLE_KINDS):
             continue   # (a local's name no other file's lookup finds)
         if d.kind == "constructor" or not d.name.isidentifier() or d.name.startswith("__") \
                 or d.name == "constructor":
             return None
-        added.add(d.name)
-    return frozenset(added)
+        names.add(d.name)
+    return frozenset(names)
 
 
 _ACCESSOR_DECORATORS = frozenset({"property", "cached_property", "functools.cached_property"})

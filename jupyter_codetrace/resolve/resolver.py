@@ -68,6 +68,9 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         # building a view again (facts from the store, binding tables) is most of the cost of an
         # answer right after an edit. A view is taken only if its file's digest is unchanged.
         self._carried: dict[str, tuple[str | None, FileView]] = {}
+        # path -> (digest, facts) a file changed since the previous generation had there (when
+        # that generation read it): what the graph compares its new facts with (replaced_facts)
+        self._replaced: dict[str, tuple[str, object]] = {}
         self._digests: dict[str, str | None] = {}
         self._library: dict[str, bool] = {}
         self._resolved: dict[tuple[str, int], Resolution] = {}
@@ -137,6 +140,8 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         used: set[str] = set()      # names whose users ("*used:") may now be other files
         for path in changed - moved:
             old, new = before[path], now[path]
+            if path in carried and carried[path][0] == old.record.digest:
+                self._replaced[path] = (old.record.digest, carried[path][1].facts)
             at_end = self._outline_tail(path, carried.get(path))
             if at_end is not None:
                 # the same definitions at the same places in the list (an edit inside bodies, a
@@ -204,6 +209,12 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         if longer[:len(shorter)] != shorter:
             return None
         return {definition[0] for definition in longer[len(shorter):]}
+
+    def replaced_facts(self, path: str, digest: str | None):
+        """The facts ``path`` had at ``digest``, when the change to this generation replaced
+        them and the previous generation had read them (None otherwise)."""
+        found = self._replaced.get(path)
+        return found[1] if found is not None and found[0] == digest else None
 
     def recall(self, key: tuple):
         """An answer stored with ``remember`` (None if there is none), its reads read again: what

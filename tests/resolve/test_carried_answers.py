@@ -301,6 +301,7 @@ def made():
 '''
 
 _STOP = "\n    def stop(self):\n        return 3\n"
+_GO = "\n\ndef go():\n    return helper(Foo())\n"
 _ITER = "\n    def __iter__(self):\n        return iter(())\n"
 
 
@@ -320,12 +321,15 @@ def test_what_a_save_passes_to_functions_elsewhere_reaches_the_graph_as_a_fresh_
         ("extra.py", "from helpers import helper\nfrom tasks import Foo\n\n\ndef extra():\n    return helper(Foo())\n",
          "a new caller"),
         ("extra.py", "def extra():\n    return 0\n", "no caller again"),
-        ("main.py", _FLOW_MAIN + "\n\ndef go():\n    return helper(Foo())\n", "a call appended"),
-        ("main.py", _FLOW_MAIN.replace("helper(Bar())", "helper(Foo())"), "an argument changed in a body"),
+        ("main.py", _FLOW_MAIN + _GO, "a call appended"),
+        ("main.py", (_FLOW_MAIN + _GO).replace("helper(Bar())", "helper(Foo())"), "an argument changed in a body"),
+        ("main.py", _FLOW_MAIN.replace("helper(Bar())", "helper(Foo())"), "the call appended removed"),
         ("main.py", _FLOW_MAIN.replace("helper(Bar())", "helper"), "the call taken away"),
         ("tasks.py", _FLOW_TASKS + _STOP, "a method appended"),
         ("tasks.py", _FLOW_TASKS + _STOP + _ITER, "__iter__ appended"),
         ("tasks.py", _FLOW_TASKS + _STOP + _ITER + "\n\ndef make():\n    return Bar()\n", "a function appended"),
+        ("tasks.py", _FLOW_TASKS + _STOP + _ITER, "the function removed from the end"),
+        ("tasks.py", _FLOW_TASKS + _STOP, "__iter__ removed from the end"),
         ("main.py", _FLOW_MAIN, "restored"),
         ("tasks.py", _FLOW_TASKS, "restored"),
     ]
@@ -340,7 +344,8 @@ def test_what_a_save_passes_to_functions_elsewhere_reaches_the_graph_as_a_fresh_
 
 def test_a_function_appended_redoes_only_the_readers_that_name_it(copy_fixture, tmp_path):
     """Appending a function keeps the graph's part of every file that reads the file saved but
-    names nothing added; a reader that calls the new name is redone."""
+    names nothing added; a reader that calls the new name is redone. So does removing them again
+    (an undo)."""
     root = copy_fixture("graph_py")
     with Project(root, cache_dir=tmp_path / "first") as project:
         project.call_graph()
@@ -355,7 +360,8 @@ def test_a_function_appended_redoes_only_the_readers_that_name_it(copy_fixture, 
         project.call_graph()
         graph = project._context._code_graph
         path = root / saved
-        text = path.read_text(encoding="utf-8") + "\n\ndef appended_here(value):\n    return value\n"
+        original = path.read_text(encoding="utf-8")
+        text = original + "\n\ndef appended_here(value):\n    return value\n"
         _write(path, text)
         project.call_graph()
         assert graph.last_rebuilt == 1   # the file itself
@@ -364,3 +370,11 @@ def test_a_function_appended_redoes_only_the_readers_that_name_it(copy_fixture, 
         project.call_graph()
         assert graph.last_rebuilt == 2   # and the reader that calls it
         _compare(project, root, tmp_path, "the called one appended")
+        _write(path, text)
+        project.call_graph()
+        assert graph.last_rebuilt == 2
+        _compare(project, root, tmp_path, "the called one removed")
+        _write(path, original)
+        project.call_graph()
+        assert graph.last_rebuilt == 1
+        _compare(project, root, tmp_path, "both removed")
