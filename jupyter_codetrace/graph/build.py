@@ -20,6 +20,7 @@ import signal
 import sys
 import warnings
 import weakref
+from collections import Counter
 from dataclasses import dataclass, field
 
 from ..hashing import blake2b
@@ -312,13 +313,17 @@ class CodeGraph:
             interface = _interface(resolver, path)
             if interface == part.interface:
                 continue
-            names = _at_the_end(resolver, path, part.interface, resolver.replaced_facts(path, self._hashes.get(path))) \
+            replaced = resolver.replaced_facts(path, self._hashes.get(path)) if before is not None else None
+            names = _at_the_end(resolver, path, part.interface, replaced, before.used | after.used) \
                 if before is not None else None
             if names is None:
                 touched.add(path)
                 continue
-            passed = interface[3] != part.interface[3]
-            at_end[path] = (names, frozenset(f"*used:{n}" for n in before.used | after.used) if passed else frozenset())
+            callees = frozenset()
+            if interface[3] != part.interface[3]:   # what its calls pass changed: the callees, if known
+                callees = _callees_passed_otherwise(replaced, resolver.view(path).facts) if replaced is not None \
+                    else before.used | after.used
+            at_end[path] = (names, frozenset(f"*used:{n}" for n in callees))
             defined |= names
         if seen is not None:
             for path in gone:
@@ -664,14 +669,23 @@ def _interface(resolver: Resolver, path: str) -> tuple[int, int, int, int]:
     if view is None:
         return ()
     facts = view.facts
-    refs = facts.references
     definitions = _definition_parts(facts)
     found = resolver.kept[("interface", path)] = (
-        len(definitions), _hash(definitions), _hash(_outer_parts(facts)),
-        # what this file passes to functions elsewhere: their parameters' values (value flow) read it
-        _hash([(refs[i].name, tuple((k, _token_name(refs, t)) for k, t, _ in passed))
-               for i, passed in facts.call_arguments]))
+        len(definitions), _hash(definitions), _hash(_outer_parts(facts)), _hash(_passed_parts(facts)))
     return found
+
+
+def _passed_parts(facts) -> list[tuple]:
+    """What a file passes to functions elsewhere, by callee name: their parameters' values (value
+    flow) read it."""
+    refs = facts.references
+    return [(refs[i].name, tuple((k, _token_name(refs, t)) for k, t, _ in passed)) for i, passed in facts.call_arguments]
+
+
+def _callees_passed_otherwise(before, after) -> frozenset[str]:
+    """The names called with other arguments in ``after`` than in ``before`` (a file's facts)."""
+    old, new = Counter(_passed_parts(before)), Counter(_passed_parts(after))
+    return frozenset(name for name, _passed in (old - new) + (new - old))
 
 
 def _is_interface(value) -> bool:
@@ -711,13 +725,15 @@ def _outer_parts(facts) -> list:
     return parts
 
 
-def _at_the_end(resolver: Resolver, path: str, before: tuple, replaced) -> frozenset[str] | None:
+def _at_the_end(resolver: Resolver, path: str, before: tuple, replaced, named: frozenset[str]) -> frozenset[str] | None:
     """When ``path``'s definitions are those it had at ``before`` (its interface then) with more
     after them (a function appended, a method added to the last class), or with the last ones
     gone (``replaced``: its facts then, if known), and its imports, exports and item writes are
     the same: the names other files can reach of the definitions added or removed (not a
-    function's locals). None otherwise, and when one of them is called implicitly (a
-    constructor, `__iter__`, an operator): a reader's calls may reach it without naming it."""
+    function's locals). None otherwise; when one of them is called implicitly (a constructor,
+    `__iter__`, an operator: a reader's calls may reach it without naming it); and when one
+    not a member is a name the file uses (``named``, then or now: its code may now find it
+    rather than an import, and pass it on to other files)."""
     view = resolver.view(path)
     if view is None or not _is_interface(before):
         return None
@@ -727,23 +743,24 @@ def _at_the_end(resolver: Resolver, path: str, before: tuple, replaced) -> froze
         return None
     parts = _definition_parts(facts)
     if len(parts) >= count:
-        return _reachable_names(facts.definitions, count) if _hash(parts[:count]) == definitions else None
+        return _reachable_names(facts.definitions, count, named) if _hash(parts[:count]) == definitions else None
     if replaced is None:
         return None
     old = _definition_parts(replaced)
     if len(old) != count or _hash(old) != definitions or old[:len(parts)] != parts:
         return None
-    return _reachable_names(replaced.definitions, len(parts))
+    return _reachable_names(replaced.definitions, len(parts), named)
 
 
-def _reachable_names(defs, start: int) -> frozenset[str] | None:
-    """The names of ``defs[start:]`` other files can reach; None when one is called implicitly."""
+def _reachable_names(defs, start: int, named: frozenset[str]) -> frozenset[str] | None:
+    """The names of ``defs[start:]`` other files can reach; None when one is called implicitly or
+    is not a member and among ``named``."""
     names = set()
     for d in defs[start:]:
         if d.kind == "parameter" or (0 <= d.container < len(defs) and defs[d.container].kind in CALLABLE_KINDS):
             continue   # (a local's name no other file's lookup finds)
         if d.kind == "constructor" or not d.name.isidentifier() or d.name.startswith("__") \
-                or d.name == "constructor":
+                or d.name == "constructor" or (d.container < 0 and d.name in named):
             return None
         names.add(d.name)
     return frozenset(names)

@@ -378,3 +378,28 @@ def test_a_function_appended_redoes_only_the_readers_that_name_it(copy_fixture, 
         project.call_graph()
         assert graph.last_rebuilt == 1
         _compare(project, root, tmp_path, "both removed")
+
+
+def test_a_call_appended_redoes_the_callee_it_passes_to_and_not_the_others(tmp_path):
+    """Two functions elsewhere whose parameters hold what this file passes: a call appended to
+    one of them redoes its file; the other's, which read this file for its callers too, is kept."""
+    root = tmp_path / "flow"
+    root.mkdir()
+    (root / "tasks.py").write_text(_FLOW_TASKS, encoding="utf-8")
+    (root / "helpers.py").write_text("def helper(x):\n    return x.run()\n", encoding="utf-8")
+    (root / "others.py").write_text("def other(y):\n    return y.run()\n", encoding="utf-8")
+    main = ("from helpers import helper\nfrom others import other\nfrom tasks import Bar, Foo\n\n\n"
+            "def start():\n    return helper(Bar()), other(Bar())\n")
+    (root / "main.py").write_text(main, encoding="utf-8")
+    with Project(root, cache_dir=tmp_path / "kept") as project:
+        project.call_graph()
+        graph = project._context._code_graph
+        assert "main.py" in graph.files["others.py"].read
+        _write(root / "main.py", main + _GO)
+        project.call_graph()
+        assert graph.last_rebuilt == 2   # main.py and helpers.py
+        _compare(project, root, tmp_path, "a call appended")
+        _write(root / "main.py", main)
+        project.call_graph()
+        assert graph.last_rebuilt == 2
+        _compare(project, root, tmp_path, "the call removed")
