@@ -6,6 +6,7 @@ Exit codes: 0 found, 1 not found, 2 invalid input.
 from __future__ import annotations
 
 import argparse
+import contextlib
 import json
 import os
 import sys
@@ -192,20 +193,23 @@ def main(argv: list[str] | None = None) -> int:
         return _serve_mcp(args)
     if args.command == "lsp":
         return _serve_lsp(args)
-    answer = _run(args)
-    if answer is None:
-        return 2
-    text, status = answer
-    try:
-        sys.stdout.write(text)
-        sys.stdout.flush()  # inside the try: a closed pipe is noticed here, not at exit
-    except BrokenPipeError:
-        # The reader went away (`codetrace ... | head`): stop quietly. Python would flush stdout
-        # again at exit and report the error there; point the descriptor at devnull, as the
-        # Python documentation recommends ("Note on SIGPIPE" in the signal module's page).
-        devnull = os.open(os.devnull, os.O_WRONLY)
-        os.dup2(devnull, sys.stdout.fileno())
-        os.close(devnull)
+    # The project is closed once the answer is out: that writes the graph's snapshot for the next
+    # run (the exit hook of graph/build.py finds no graph once the project is freed).
+    with contextlib.ExitStack() as stack:
+        answer = _run(args, stack)
+        if answer is None:
+            return 2
+        text, status = answer
+        try:
+            sys.stdout.write(text)
+            sys.stdout.flush()  # inside the try: a closed pipe is noticed here, not at exit
+        except BrokenPipeError:
+            # The reader went away (`codetrace ... | head`): stop quietly. Python would flush stdout
+            # again at exit and report the error there; point the descriptor at devnull, as the
+            # Python documentation recommends ("Note on SIGPIPE" in the signal module's page).
+            devnull = os.open(os.devnull, os.O_WRONLY)
+            os.dup2(devnull, sys.stdout.fileno())
+            os.close(devnull)
     return status
 
 
@@ -314,12 +318,13 @@ def _index_with_progress(project):
         bar.close()
 
 
-def _run(args: argparse.Namespace) -> tuple[str, int] | None:
-    """One query: the text to print and the exit status (None: invalid input, already reported)."""
+def _run(args: argparse.Namespace, stack: contextlib.ExitStack) -> tuple[str, int] | None:
+    """One query: the text to print and the exit status (None: invalid input, already reported).
+    The project is closed by ``stack``."""
     try:
         from .project import Project
 
-        project = Project(args.root, python=args.python)
+        project = stack.enter_context(Project(args.root, python=args.python))
         if args.command != "index" and sys.stderr.isatty():
             _index_with_progress(project)  # the first index of a large root shows how far it is
         if args.command == "index":

@@ -10,6 +10,7 @@ from __future__ import annotations
 import os
 import threading
 import time
+import weakref
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from sys import intern
@@ -238,13 +239,16 @@ class _StoredNames:
     counts and warnings only."""
 
     def __init__(self, index: "Index"):
-        self._index = index
+        # weakly: the index holds its summaries, which hold this; a cycle through the index
+        # would keep a dropped project's files and inotify instance until a collection
+        self._index = weakref.ref(index)
         self.done = False
 
     def read(self, only: "_Summary | None" = None) -> None:
         """Read every summary's names (once), or ``only`` that summary's."""
-        if only is not None or not self.done:
-            self._index._read_stored_names(self, only)
+        index = self._index()
+        if index is not None and (only is not None or not self.done):
+            index._read_stored_names(self, only)
 
 
 def _compressed(blob: bytes) -> bool:

@@ -165,6 +165,17 @@ class SideStore:
             except sqlite3.Error:
                 return None
 
+    def close(self) -> None:
+        """Let go of the file (opened again on next use). Not left to the collector: a connection
+        is in a cycle with its statement cache, never freed once gc.freeze() took it."""
+        with self._lock:
+            db, self._db = self._db, None
+            if db is not None:
+                try:
+                    db.close()
+                except sqlite3.Error:
+                    pass
+
     def write(self, work) -> bool:
         """``work(db)`` in one write transaction; False when the store cannot be used or the
         write failed (a cache: nothing is lost but time)."""

@@ -15,6 +15,7 @@ import select
 import struct
 import sys
 import threading
+import weakref
 from typing import Callable
 
 __all__ = ["DirectoryWatcher"]
@@ -63,9 +64,15 @@ class DirectoryWatcher:
         self._changed = self._folders = self._matters = False
         self._paths: set[str] | None = set()   # absolute paths of the files named (None: too many)
         self._folder_of: dict[int, str] = {}   # watch descriptor -> its folder
+        self._closer = None
         if self._libc is not None:
             fd = self._libc.inotify_init1(_IN_NONBLOCK | _IN_CLOEXEC)
-            self._fd = fd if fd >= 0 else -1
+            if fd >= 0:
+                self._fd = fd
+                # A project dropped without close() (a notebook making them in a loop) must not
+                # keep its inotify instance: the user's limit is 128, after which nothing is watched
+                self._closer = weakref.finalize(self, _close_fd, fd)
+                self._closer.atexit = False   # the exit closes it, after a watching thread's last poll
 
     @property
     def active(self) -> bool:
@@ -169,9 +176,13 @@ class DirectoryWatcher:
             self._folder_of.clear()   # descriptors of folders gone may be given to new ones
 
     def close(self) -> None:
-        if self._fd >= 0:
-            try:
-                os.close(self._fd)
-            except OSError:
-                pass
         self._fd = -1
+        if self._closer is not None:
+            self._closer()   # closes the descriptor once, and no more when collected
+
+
+def _close_fd(fd: int) -> None:
+    try:
+        os.close(fd)
+    except OSError:
+        pass

@@ -412,10 +412,15 @@ class QueryContext:
         raise InvalidRequest(f"cell {cell} is not a code cell of '{path}' (code cells: {code_cells})", field="cell")
 
     def close(self) -> None:
-        """Keep what this process built for the next one (the graph's snapshot, graph/persist.py)."""
+        """Keep what this process built for the next one (the graph's snapshot, graph/persist.py),
+        then let go of the side stores' files."""
         graph = getattr(self, "_code_graph", None)
         if graph is not None:
             graph.write_snapshot()
+        answers = self._answer_store if self._answer_store is not _NOT_OPENED else None
+        for store in (getattr(graph, "store", None), answers, self.libraries.store):
+            if store is not None:
+                store.close()
 
     def cell_position(self, path: str, line: int) -> tuple[int | None, int]:
         """(cell, line in cell) for notebooks; (None, line) otherwise."""

@@ -12,6 +12,8 @@ Example on the bundled fixture::
 
 from __future__ import annotations
 
+import weakref
+
 from ..graph import traverse
 from ..graph.build import NODE_KINDS, CodeGraph
 from ..graph.persist import store_for
@@ -136,7 +138,10 @@ def _graph(ctx: QueryContext, only_stored: bool = False) -> CodeGraph | None:
     a build from nothing, when no earlier process left a snapshot of it."""
     graph = getattr(ctx, "_code_graph", None)
     if graph is None:
-        graph = CodeGraph(implementation=lambda symbol: _implementation(ctx, symbol),
+        # not ctx itself: the context holds the graph, and a cycle between them is never freed
+        # once a large build froze it (freeze_long_lived) — a dropped project's files stayed open
+        context = weakref.ref(ctx)
+        graph = CodeGraph(implementation=lambda symbol: _implementation(context(), symbol),
                           store=store_for(ctx.index, ctx.libraries))
         if only_stored and (graph.store is None or not graph.store.has_snapshot()):
             return None

@@ -26,6 +26,15 @@ def _project(name: str) -> Project:
     return _PROJECTS[name]
 
 
+@pytest.fixture(scope="module", autouse=True)
+def _close_projects():
+    """The projects are shared by this module's tests, and closed after them (each holds an
+    inotify instance: a user has 128)."""
+    yield
+    while _PROJECTS:
+        _PROJECTS.popitem()[1].close()
+
+
 CASES = {
     "deps_main": ("graph_py", lambda p: p.dependencies_of("main.py", "main")),
     "deps_leaf": ("graph_py", lambda p: p.dependencies_of("shop/pricing.py", "round_price")),
