@@ -314,7 +314,7 @@ class CodeGraph:
             if interface == part.interface:
                 continue
             replaced = resolver.replaced_facts(path, self._hashes.get(path)) if before is not None else None
-            names = _at_the_end(resolver, path, part.interface, replaced, before.used | after.used) \
+            names = _at_the_end(resolver, path, part.interface, interface, replaced, before.used | after.used) \
                 if before is not None else None
             if names is None:
                 touched.add(path)
@@ -725,22 +725,21 @@ def _outer_parts(facts) -> list:
     return parts
 
 
-def _at_the_end(resolver: Resolver, path: str, before: tuple, replaced, named: frozenset[str]) -> frozenset[str] | None:
-    """When ``path``'s definitions are those it had at ``before`` (its interface then) with more
-    after them (a function appended, a method added to the last class), or with the last ones
-    gone (``replaced``: its facts then, if known), and its imports, exports and item writes are
-    the same: the names other files can reach of the definitions added or removed (not a
+def _at_the_end(resolver: Resolver, path: str, before: tuple, now: tuple, replaced,
+                named: frozenset[str]) -> frozenset[str] | None:
+    """When ``path``'s definitions are those it had at ``before`` (its interface then; ``now``: its
+    interface now) with more after them (a function appended, a method added to the last class),
+    or with the last ones gone (``replaced``: its facts then, if known), and its imports, exports
+    and item writes are the same: the names other files can reach of the definitions added or removed (not a
     function's locals). None otherwise; when one of them is called implicitly (a constructor,
     `__iter__`, an operator: a reader's calls may reach it without naming it); and when one
     not a member is a name the file uses (``named``, then or now: its code may now find it
     rather than an import, and pass it on to other files)."""
     view = resolver.view(path)
-    if view is None or not _is_interface(before):
+    if view is None or not _is_interface(before) or not _is_interface(now) or now[2] != before[2]:
         return None
     facts = view.facts
-    count, definitions, outer, _arguments = before
-    if _hash(_outer_parts(facts)) != outer:
-        return None
+    count, definitions = before[:2]
     parts = _definition_parts(facts)
     if len(parts) >= count:
         return _reachable_names(facts.definitions, count, named) if _hash(parts[:count]) == definitions else None
