@@ -571,14 +571,6 @@ def serve(root: str | None = None, python: str | None = None) -> None:
     """Speak LSP over stdin/stdout until the client says exit."""
     logging.basicConfig(level=os.environ.get("CODETRACE_LSP_LOG", "WARNING").upper(),
                         format="codetrace lsp %(levelname)s %(message)s")
-    # The first index extracts files in a process pool, started from a thread of this process
-    # while others read stdin and write stdout: a forked worker can inherit a lock held at that
-    # moment and never start (seen here: the pool's first result never came). Workers made by a
-    # fork server start from a clean single-threaded process.
-    import multiprocessing
-
-    try:
-        multiprocessing.set_start_method("forkserver")
-    except (RuntimeError, ValueError):   # already set, or no fork server on this platform
-        pass
+    # (The first index runs in a thread beside those reading stdin and writing stdout: its
+    # worker processes then come from a fork server, index/indexer.py `_worker_pool`.)
     build_server(root, python).start_io()

@@ -336,6 +336,24 @@ def _first_compiles(sources) -> dict[str, list]:
     return groups
 
 
+def _worker_pool(workers: int):
+    """A pool of extraction processes: forked from this process when the calling thread is its
+    only one (they inherit the queries it compiled), else new interpreters (``workers.py`` says
+    why a fork is unsafe then)."""
+    if _pool_inherits_queries():
+        from concurrent.futures import ProcessPoolExecutor
+
+        return ProcessPoolExecutor(max_workers=workers)
+    from .workers import ProcessWorkers
+
+    return ProcessWorkers(workers)
+
+
+def _pool_inherits_queries() -> bool:
+    """Whether :func:`_worker_pool`'s workers are forked from here."""
+    return threading.active_count() == 1 and hasattr(os, "fork")
+
+
 def _extract_group(root: str, items: list[tuple[str, str]], max_size: int) -> list:
     """``_extract_job`` for each (path, language) of one worker's share."""
     return [_extract_job(root, path, language, max_size) for path, language in items]
@@ -966,7 +984,8 @@ class Index:
         shares: list[list] = []
         if self.workers > 1 and len(to_extract) >= _POOL_THRESHOLD:
             shares = [[s] for s in sorted(to_extract, key=lambda s: -getattr(s, "size", 0))]  # big files first
-            _compile_queries({s.language for s in to_extract})   # inherited by the forked workers
+            if _pool_inherits_queries():
+                _compile_queries({s.language for s in to_extract})   # inherited by the forked workers
             in_process = []
         elif self.workers > 1 and len(groups := _first_compiles(to_extract)) >= 2:
             # The language of most files is extracted here meanwhile (its query then stays in
@@ -979,10 +998,9 @@ class Index:
             in_process = [s for s in to_extract if id(s) not in in_workers]
         if shares:
             # imported here: a process whose index is already stored never needs a pool
-            from concurrent.futures import ProcessPoolExecutor
             from concurrent.futures.process import BrokenProcessPool
 
-            with ProcessPoolExecutor(max_workers=min(self.workers, len(shares))) as pool:
+            with _worker_pool(min(self.workers, len(shares))) as pool:
                 futures = [pool.submit(_extract_group, root, [(s.path, s.language) for s in share],
                                        self.workspace.max_file_size) for share in shares]
                 extract_here(in_process)   # meanwhile
@@ -1005,7 +1023,7 @@ class Index:
                 # One file at a time, each in a process of its own: the file that kills a worker
                 # is then the only one that fails, and the indexing process itself never dies.
                 try:
-                    with ProcessPoolExecutor(max_workers=1) as single:
+                    with _worker_pool(1) as single:
                         results.append(single.submit(_extract_job, root, source.path, source.language,
                                                      self.workspace.max_file_size).result())
                 except Exception as error:  # noqa: BLE001
