@@ -16,8 +16,10 @@ from __future__ import annotations
 import atexit
 import marshal
 import os
+import select
 import signal
 import sys
+import time
 import warnings
 import weakref
 from collections import Counter
@@ -460,7 +462,7 @@ class CodeGraph:
         files (their resolutions and the facts they load: 1.2 GB for a build of the standard
         library) is then the child's alone, given back to the system when it ends; this process
         reads what the child stored, as a restarted one does, and holds only the graph's arrays
-        and what its own answers load."""
+        and what its own answers load. A child that stops working is killed (``_child_exit_code``)."""
         if not sys.platform.startswith("linux"):
             return False   # (elsewhere fork is missing, or unsafe in a process with threads)
         with index.steady(), warnings.catch_warnings():
@@ -477,12 +479,7 @@ class CodeGraph:
             finally:
                 os._exit(status)   # no exit hooks: they are the parent's (its snapshot, a kernel's sockets)
         try:
-            while True:
-                try:
-                    _, status = os.waitpid(pid, 0)
-                    return os.waitstatus_to_exitcode(status) == 0
-                except InterruptedError:
-                    continue
+            return _child_exit_code(pid) == 0
         except BaseException:   # interrupted (a kernel's interrupt, Ctrl-C): the child goes too
             os.kill(pid, signal.SIGKILL)
             os.waitpid(pid, 0)
@@ -599,6 +596,55 @@ _SNAPSHOT_NOW = 50
 _SAVE_EVERY = 200   # parts a build from nothing stores at a time
 # An update that redoes more files than this does it in a forked child (_built_in_child).
 CHILD_BUILD_FILES = 300
+# A child that used no CPU time for this long is stuck (_child_exit_code): killed, the build is
+# done here. Longer than any wait of its own (a database locked by another process: 30 s at most).
+CHILD_STALL_SECONDS = 60.0
+
+
+def _child_exit_code(pid: int) -> int | None:
+    """The exit code of the forked child ``pid`` once it ends; None when it stopped working — no
+    CPU time for CHILD_STALL_SECONDS — and was killed. A fork copies only its own thread: a lock
+    another thread held at that instant (an import under way, a database call) stays held in the
+    child for good, and a child that needs it would wait forever, and this process with it."""
+    try:
+        ended = os.pidfd_open(pid)   # readable once the child ends
+    except (AttributeError, OSError):
+        ended = None
+    try:
+        used, since = _cpu_ticks(pid), time.monotonic()
+        while True:
+            try:
+                done, status = os.waitpid(pid, os.WNOHANG)
+            except ChildProcessError:
+                return None
+            if done:
+                return os.waitstatus_to_exitcode(status)
+            if ended is not None:
+                waiting = select.poll()
+                waiting.register(ended, select.POLLIN)
+                waiting.poll(1000)
+            else:
+                time.sleep(0.05)
+            now_used = _cpu_ticks(pid)
+            if now_used != used:
+                used, since = now_used, time.monotonic()
+            elif time.monotonic() - since > CHILD_STALL_SECONDS:
+                os.kill(pid, signal.SIGKILL)
+                os.waitpid(pid, 0)
+                return None
+    finally:
+        if ended is not None:
+            os.close(ended)
+
+
+def _cpu_ticks(pid: int) -> int | None:
+    """The CPU time a process has used so far, in clock ticks (None: not readable)."""
+    try:
+        with open(f"/proc/{pid}/stat", "rb") as stat:
+            fields = stat.read().rsplit(b")", 1)[1].split()
+        return int(fields[11]) + int(fields[12])   # utime + stime
+    except (OSError, IndexError, ValueError):
+        return None
 
 
 def _write_at_exit(graph_ref) -> None:

@@ -130,6 +130,33 @@ def test_an_interrupt_while_the_child_builds_stops_it_and_is_raised(root, tmp_pa
         assert _graph(project) == _in_process(root, tmp_path, "in-process")   # asked again: answered
 
 
+def test_a_child_stuck_on_a_lock_held_at_the_fork_is_killed_and_the_build_done_here(root, tmp_path, graph_forks,
+                                                                                   monkeypatch):
+    """A fork copies only the forking thread: a lock another thread held at that instant (an import
+    under way, a database call — a Jupyter server has many threads) is held in the child for good."""
+    parent = os.getpid()
+    lock = threading.Lock()
+    file_graph = build.CodeGraph._file_graph
+
+    def needing_the_lock(self, resolver, path):
+        if os.getpid() != parent:
+            with lock:   # in the child: never released
+                pass
+        return file_graph(self, resolver, path)
+
+    monkeypatch.setattr(build.CodeGraph, "_file_graph", needing_the_lock)
+    monkeypatch.setattr(build, "CHILD_STALL_SECONDS", 1.0)
+    with _held_by_another_thread(lock), Project(root, cache_dir=tmp_path / "cache") as project:
+        project.index()
+        started = time.monotonic()
+        built = _graph(project)
+        assert time.monotonic() - started < 20
+        assert len(graph_forks) == 1 and _gone(graph_forks[0])
+        assert not project._context._code_graph.last_in_child
+        assert project._context._code_graph.last_rebuilt == len(project._context.index.files())
+    assert built == _in_process(root, tmp_path, "in-process")
+
+
 @contextlib.contextmanager
 def _held_by_another_thread(lock):
     held, release = threading.Event(), threading.Event()
