@@ -20,8 +20,6 @@ import queue
 import subprocess
 import sys
 import threading
-from concurrent.futures import Future
-from concurrent.futures.process import BrokenProcessPool
 
 __all__ = ["ProcessWorkers"]
 
@@ -43,8 +41,10 @@ class ProcessWorkers:
         for feeder in self._feeders:
             feeder.start()
 
-    def submit(self, fn, *args) -> Future:
-        future: Future = Future()
+    def submit(self, fn, *args):
+        from concurrent.futures import Future   # (here: a worker, which runs this module, never needs it)
+
+        future = Future()
         self._jobs.put((future, fn, args))
         return future
 
@@ -65,6 +65,8 @@ class ProcessWorkers:
                                 env=self._env)
 
     def _feed(self) -> None:
+        from concurrent.futures.process import BrokenProcessPool
+
         worker = None
         try:
             while (job := self._jobs.get()) is not None:
