@@ -3,7 +3,7 @@
 from __future__ import annotations
 
 import os
-from typing import Sequence
+from typing import Iterable, Sequence
 
 from .index.indexer import Index, IndexStats, Progress
 from .queries.context import QueryContext
@@ -60,11 +60,12 @@ class Project:
         with self._context.lock:
             return self._index.refresh(progress, report=True)
 
-    def compile_queries(self) -> None:
-        """Compile the parsing queries of the project's languages now (0.15-0.9 s each), so
-        that the first file saved in this process is answered as fast as the next: for a
-        long-lived process, once its index is ready (the server does it)."""
-        self._index.compile_queries()
+    def compile_queries(self, languages: Iterable[str] | None = None) -> None:
+        """Compile the parsing queries of ``languages`` (names as ``index()`` counts them; default:
+        all the project's) now, 0.2-0.7 s each, so that the first file saved in this process is
+        answered as fast as the next: for a long-lived process, once its index is ready and it is
+        idle (the server does it). The process does nothing else meanwhile."""
+        self._index.compile_queries(languages)
 
     def watch(self) -> bool:
         """From now on, as soon as files under the root change, bring the index — and the graph,

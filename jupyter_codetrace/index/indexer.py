@@ -300,18 +300,15 @@ def _event_matters(name: str) -> bool:
     return name in WALK_ONLY_NAMES or _language_for_path(name) is not None
 
 
-def _compile_queries(languages, whole: bool = False) -> None:
+def _compile_queries(languages) -> None:
     """Compile the languages' queries here, before the pool's workers are forked: they inherit
     them instead of each compiling its own (C++ 0.19 s, TypeScript 0.23 s a worker: half of a
     small C project's index CPU). A query that fails to compile fails in each file's job. The
-    query most files need (``parsing.query_for``); with ``whole`` the whole one too, for a
-    long-lived process whose saves may need it. Before a pool it is left to the workers that
-    meet a file holding a rare word: an ES module project never needs it."""
+    query most files need (``parsing.query_for``); the whole one is left to the first file
+    holding a rare word (an ES module project never needs it)."""
     for spec in filter(None, map(spec_of, languages)):
         try:
             query_for(spec)
-            if whole:
-                query_for(spec, whole=True)
         except Exception:  # noqa: BLE001 - reported per file by the jobs
             continue
 
@@ -752,14 +749,15 @@ class Index:
         summary = self._summaries.get(path)
         return summary.record.digest if summary is not None else None
 
-    def compile_queries(self) -> None:
-        """Compile the tree-sitter queries of the languages indexed now (0.15-0.9 s each, once
-        per process; what a process whose index came from the store has not done yet). A
-        long-lived process calls it when idle, so that its first save is answered as fast as the
+    def compile_queries(self, languages=None) -> None:
+        """Compile the tree-sitter queries of ``languages`` (default: those indexed now; 0.2-0.7 s
+        each, once per process; what a process whose index came from the store has not done yet).
+        A long-lived process calls it when idle, so that its first save is answered as fast as the
         next. It holds the interpreter meanwhile: never on a path that answers."""
-        with self._lock:
-            languages = {summary.record.language for summary in self._summaries.values()}
-        _compile_queries(languages, whole=True)
+        if languages is None:
+            with self._lock:
+                languages = {summary.record.language for summary in self._summaries.values()}
+        _compile_queries(languages)
 
     def only_moved(self, path: str, before: str, after: str) -> bool:
         """Whether the file went from digest ``before`` to ``after`` in one change that only

@@ -6,6 +6,7 @@ Each payload equals the Python API's ``to_dict()`` for the same query on the sam
 from __future__ import annotations
 
 import json
+import threading
 import time
 import urllib.parse
 from pathlib import Path
@@ -213,6 +214,34 @@ class TestBeforeTheFirstIndex:
         await _ready(jp_fetch)
         code, _ = await _get(jp_fetch, "definition", symbol="main", file="main.py", line="10")
         assert code == 200
+
+    async def test_a_later_reindex_does_not_stop_the_answers(self, jp_fetch, jp_serverapp):
+        """Only the first index answers 503: a query during a later one (POST reindex) waits for
+        it and answers, as each query takes in the changes first anyway."""
+        await jp_fetch("codetrace", "api", "reindex", method="POST", body="{}")
+        await _ready(jp_fetch)
+        project = jp_serverapp.web_app.settings["codetrace_registry"].project
+        held, release = threading.Event(), threading.Event()
+
+        def busy():   # a query under way: the next run waits for it, still "indexing"
+            with project._context.lock:
+                held.set()
+                release.wait(10)
+
+        holder = threading.Thread(target=busy)
+        holder.start()
+        held.wait(10)
+        try:
+            response = await jp_fetch("codetrace", "api", "reindex", method="POST", body="{}")
+            assert json.loads(response.body)["started_now"] is True
+            assert json.loads((await jp_fetch("codetrace", "api", "status")).body)["state"] == "indexing"
+            threading.Timer(0.5, release.set).start()
+            code, response = await _get(jp_fetch, "definition", symbol="main", file="main.py", line="10")
+        finally:
+            release.set()
+            holder.join()
+        assert code == 200, _body(response)
+        await _ready(jp_fetch)
 
 
 def test_the_extension_is_enabled_on_install():
