@@ -11,6 +11,7 @@ import os
 import threading
 import time
 import weakref
+from bisect import bisect_right
 from collections import OrderedDict
 from dataclasses import dataclass, field, replace
 from sys import intern
@@ -1184,6 +1185,7 @@ class _FilesByName:
         self._summaries, self._field = summaries, field
         self._table: dict[str, set[str]] = {}   # every name once inverted; else the names asked (maybe empty)
         self._whole = False
+        self._blobs = None   # _haystack()
 
     def get(self, name: str, default=None):
         paths = self._table.get(name)
@@ -1198,16 +1200,42 @@ class _FilesByName:
         needle = encode(name, compress=False)   # as each name is written inside a set's array
         field = self._field
         found = set()
-        # a copy: the first read of stored names may mend a damaged file's summary meanwhile
-        for path, summary in list(self._summaries.items()):
-            names = summary.encoded(field)
-            if type(names) is bytes:
-                if not _compressed(names) and needle not in names:
-                    continue
-                names = getattr(summary, field)
-            if name in names:
+        blobs, starts, paths, others = self._haystack()
+        at = blobs.find(needle)
+        while at >= 0:
+            k = bisect_right(starts, at) - 1
+            end = starts[k + 1] if k + 1 < len(starts) else len(blobs)
+            if at + len(needle) <= end:   # (else it spans two files' sets: no name of either)
+                summary = self._summaries.get(paths[k])
+                if summary is not None and name in getattr(summary, field):
+                    found.add(paths[k])
+                at = blobs.find(needle, end)   # that file is decided: on to the next one's
+            else:
+                at = blobs.find(needle, at + 1)
+        for path, summary in others:
+            if name in getattr(summary, field):
                 found.add(path)
         return found
+
+    def _haystack(self):
+        """Every summary's encoded set as one bytes (a file's set from ``starts[k]``, its path
+        ``paths[k]``), searched in one pass instead of a loop over 1,788 summaries (4.4 ms a name
+        on the stdlib); the summaries with no encoded set at hand (compressed, or decoded) are
+        ``others``. Made again after any change (``added``, ``removed``)."""
+        if self._blobs is None:
+            field, parts, starts, paths, others, at = self._field, [], [], [], [], 0
+            # a copy: the first read of stored names may mend a damaged file's summary meanwhile
+            for path, summary in list(self._summaries.items()):
+                names = summary.encoded(field)
+                if type(names) is bytes and not _compressed(names):
+                    parts.append(names)
+                    starts.append(at)
+                    paths.append(path)
+                    at += len(names)
+                else:
+                    others.append((path, summary))
+            self._blobs = (b"".join(parts), starts, paths, others)
+        return self._blobs
 
     def keys(self):
         return self._inverted().keys()
@@ -1219,6 +1247,7 @@ class _FilesByName:
         return self.get(name) is not None
 
     def added(self, path: str, summary: _Summary) -> None:
+        self._blobs = None
         names = getattr(summary, self._field)
         table = self._table
         if self._whole:
@@ -1228,6 +1257,7 @@ class _FilesByName:
                 table[name].add(path)
 
     def removed(self, path: str, summary: _Summary) -> None:
+        self._blobs = None
         table = self._table
         for name in getattr(summary, self._field):
             paths = table.get(name)
@@ -1242,7 +1272,7 @@ class _FilesByName:
             field = self._field
             for path, summary in list(self._summaries.items()):   # a copy, as in _search
                 _file_under(table, path, getattr(summary, field))
-            self._table, self._whole = table, True
+            self._table, self._whole, self._blobs = table, True, None
         return self._table
 
 
