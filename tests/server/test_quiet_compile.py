@@ -6,9 +6,7 @@ file browser waited 1.7 s on the demo's three languages. Real jupyter-server."""
 from __future__ import annotations
 
 import asyncio
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 
@@ -16,19 +14,10 @@ from jupyter_codetrace.index import parsing
 from jupyter_codetrace.languages import spec_of
 from jupyter_codetrace.server import registry as registry_module
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
-
 
 @pytest.fixture
-def root(tmp_path):
-    shutil.copytree(DEMO, tmp_path / "demo")
-    return tmp_path / "demo"
-
-
-@pytest.fixture
-def jp_server_config(root):
-    return {"ServerApp": {"jpserver_extensions": {"jupyter_codetrace": True}, "root_dir": str(root)},
-            "Codetrace": {"root": str(root)}}
+def jp_server_config(demo_server_config):
+    return demo_server_config
 
 
 @pytest.fixture
@@ -39,12 +28,13 @@ def quiet_after_one_second(monkeypatch):
 async def test_the_queries_are_compiled_once_the_server_is_quiet(quiet_after_one_second, jp_fetch, jp_serverapp):
     registry = jp_serverapp.web_app.settings["codetrace_registry"]
     project = registry.project
-    compiled: list[tuple[float, list]] = []   # when, which languages (each call still compiles them)
+    compiled: list[tuple[float, list]] = []   # when each call began, its languages (each still compiles them)
     compile_queries = project.compile_queries
 
     def recorded(languages=None):
-        compiled.append((time.monotonic(), list(languages or ())))
+        began = time.monotonic()
         compile_queries(languages)
+        compiled.append((began, list(languages or ())))
 
     project.compile_queries = recorded
     # someone using JupyterLab while the index is made, and for 3 s after: no compile meanwhile

@@ -5,25 +5,14 @@ before anyone asks, and the request answers without redoing it. Real jupyter-ser
 from __future__ import annotations
 
 import json
-import shutil
 import time
-from pathlib import Path
 
 import pytest
 
-DEMO = Path(__file__).resolve().parents[2] / "fixtures" / "demo"
-
 
 @pytest.fixture
-def root(tmp_path):
-    shutil.copytree(DEMO, tmp_path / "demo")
-    return tmp_path / "demo"
-
-
-@pytest.fixture
-def jp_server_config(root):
-    return {"ServerApp": {"jpserver_extensions": {"jupyter_codetrace": True}, "root_dir": str(root)},
-            "Codetrace": {"root": str(root)}}
+def jp_server_config(demo_server_config):
+    return demo_server_config
 
 
 async def _get(jp_fetch, route, **params):
