@@ -1,5 +1,5 @@
 """Extraction workers for a process with other threads running: each a new interpreter
-(``python -m jupyter_codetrace.index.workers``) that takes jobs over a pipe.
+with this process's import path, that takes jobs over a pipe.
 
 A Jupyter server, the MCP and the language servers index from a background thread while their
 other threads work. A worker *forked* from such a process inherits every lock another thread held
@@ -14,7 +14,6 @@ JupyterLab, seconds). These workers import only the extraction code.
 
 from __future__ import annotations
 
-import os
 import pickle
 import queue
 import subprocess
@@ -31,10 +30,11 @@ class ProcessWorkers:
 
     def __init__(self, workers: int):
         self._jobs: queue.SimpleQueue = queue.SimpleQueue()
-        package_parent = os.path.dirname(os.path.dirname(os.path.dirname(os.path.abspath(__file__))))
-        path = os.environ.get("PYTHONPATH")
-        # the package where this process found it (a checkout on sys.path, not installed)
-        self._env = {**os.environ, "PYTHONPATH": package_parent + (os.pathsep + path if path else "")}
+        # the worker imports as this process does (this package from a checkout put on sys.path,
+        # say), as multiprocessing's spawned processes do; not through PYTHONPATH, which would
+        # put a site-packages folder ahead of the standard library
+        self._command = [sys.executable, "-c", f"import sys; sys.path[:] = {sys.path!r}; "
+                         f"from {__name__} import _serve; _serve()"]
         # daemon: an exit does not wait for extraction (the workers see their pipe close and end)
         self._feeders = [threading.Thread(target=self._feed, name="codetrace-worker", daemon=True)
                          for _ in range(max(1, workers))]
@@ -61,8 +61,7 @@ class ProcessWorkers:
         self.shutdown()
 
     def _start(self) -> subprocess.Popen:
-        return subprocess.Popen([sys.executable, "-m", __name__], stdin=subprocess.PIPE, stdout=subprocess.PIPE,
-                                env=self._env)
+        return subprocess.Popen(self._command, stdin=subprocess.PIPE, stdout=subprocess.PIPE)
 
     def _feed(self) -> None:
         from concurrent.futures.process import BrokenProcessPool
@@ -137,6 +136,9 @@ def _serve() -> None:
             fn, args = _receive(jobs)
         except EOFError:
             return
+        except Exception as error:  # noqa: BLE001 - read whole, yet not made here (its module not importable)
+            _send(answers, (False, RuntimeError(f"the job could not be read in the worker: {error}")))
+            continue
         try:
             answer = (True, fn(*args))
         except Exception as error:  # noqa: BLE001 - raised in the submitting process, as a pool does

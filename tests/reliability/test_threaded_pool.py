@@ -88,3 +88,14 @@ def test_the_workers_answer_raise_and_outlive_a_worker_that_died():
             workers.submit(os._exit, 3).result(timeout=60)
         again = workers.submit(os.getpid).result(timeout=60)
         assert again not in (first, os.getpid())       # the next job has a new worker
+
+
+def test_a_worker_imports_from_this_process_s_path(tmp_path, monkeypatch):
+    """A package found on a path this process added (a checkout, not installed) is found there by
+    the workers too — without PYTHONPATH, which would put site-packages before the stdlib."""
+    (tmp_path / "only_here.py").write_text("import os\n\ndef pid():\n    return os.getpid()\n")
+    monkeypatch.syspath_prepend(str(tmp_path))
+    import only_here
+
+    with ProcessWorkers(1) as workers:
+        assert workers.submit(only_here.pid).result(timeout=60) != os.getpid()
