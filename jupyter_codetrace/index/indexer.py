@@ -8,6 +8,7 @@ Initial indexing runs extraction in a process pool on all cores and reports prog
 from __future__ import annotations
 
 import os
+import sys
 import threading
 import time
 import weakref
@@ -338,7 +339,7 @@ def _worker_pool(workers: int):
     """A pool of extraction processes: forked from this process when the calling thread is its
     only one (they inherit the queries it compiled), else new interpreters (``workers.py`` says
     why a fork is unsafe then)."""
-    if _pool_inherits_queries():
+    if _pool_inherits_queries() or not sys.executable:   # (an embedded interpreter: no program to start)
         from concurrent.futures import ProcessPoolExecutor
 
         return ProcessPoolExecutor(max_workers=workers)
