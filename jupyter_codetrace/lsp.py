@@ -572,5 +572,5 @@ def serve(root: str | None = None, python: str | None = None) -> None:
     logging.basicConfig(level=os.environ.get("CODETRACE_LSP_LOG", "WARNING").upper(),
                         format="codetrace lsp %(levelname)s %(message)s")
     # (The first index runs in a thread beside those reading stdin and writing stdout: its
-    # worker processes then come from a fork server, index/indexer.py `_worker_pool`.)
+    # worker processes are then new interpreters, not forks — index/workers.py says why.)
     build_server(root, python).start_io()

@@ -191,7 +191,7 @@ class ProjectRegistry:
         return (datetime.now(timezone.utc) - last).total_seconds()
 
     def wait(self, timeout: float | None = None) -> bool:
-        """Whether the index run is over (waiting up to ``timeout`` for it)."""
+        """Wait (up to ``timeout``) for the index run under way to end; whether queries are answered."""
         if self._index_thread is not None:
             self._settled.wait(timeout)
         return self.ready
