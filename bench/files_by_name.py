@@ -21,7 +21,6 @@ from __future__ import annotations
 
 import argparse
 import json
-import os
 import subprocess
 import sys
 import time
@@ -73,19 +72,19 @@ def main(argv=None) -> int:
     args = parser.parse_args(argv)
     root, _meta = ensure_stdlib_corpus(False)
     store = Path(args.store) if args.store else cache_dir() / "files-by-name-store"
+    def new_process() -> dict:
+        done = subprocess.run([sys.executable, "-c", _WORKER, args.source, str(root), str(store), json.dumps(NAMES)],
+                              capture_output=True, text=True, timeout=3600)
+        if done.returncode != 0:
+            raise SystemExit(done.stderr[-3000:])
+        return json.loads(done.stdout.strip().splitlines()[-1])
+
     log(f"[index] {root} under {store} (untimed when already stored)")
-    done = subprocess.run([sys.executable, "-c", _WORKER, args.source, str(root), str(store), json.dumps(NAMES)],
-                          capture_output=True, text=True, timeout=3600, env={**os.environ})
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-3000:])
+    new_process()
     log("[search] a new process")
     began = time.perf_counter()
-    done = subprocess.run([sys.executable, "-c", _WORKER, args.source, str(root), str(store), json.dumps(NAMES)],
-                          capture_output=True, text=True, timeout=600, env={**os.environ})
-    if done.returncode != 0:
-        raise SystemExit(done.stderr[-3000:])
-    res = {"bench": "files_by_name", "source": args.source, "process_s": time.perf_counter() - began,
-           **json.loads(done.stdout.strip().splitlines()[-1])}
+    found = new_process()
+    res = {"bench": "files_by_name", "source": args.source, "process_s": time.perf_counter() - began, **found}
     print(f"files by name in a new process ({args.source}); names read first: defined "
           f"{res['defined_first_ms']:.1f} ms, used {res['used_first_ms']:.1f} ms")
     print(f"{'field:name':<30} {'files':>6} {'first ms':>9} {'again ms':>9} {'floor ms':>9} {'x floor':>8}")

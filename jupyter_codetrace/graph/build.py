@@ -608,6 +608,8 @@ def _child_exit_code(pid: int) -> int | None:
     child for good, and a child that needs it would wait forever, and this process with it."""
     try:
         ended = os.pidfd_open(pid)   # readable once the child ends
+        waiting = select.poll()
+        waiting.register(ended, select.POLLIN)
     except (AttributeError, OSError):
         ended = None
     try:
@@ -620,8 +622,6 @@ def _child_exit_code(pid: int) -> int | None:
             if done:
                 return os.waitstatus_to_exitcode(status)
             if ended is not None:
-                waiting = select.poll()
-                waiting.register(ended, select.POLLIN)
                 waiting.poll(1000)
             else:
                 time.sleep(0.05)

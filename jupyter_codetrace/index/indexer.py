@@ -339,7 +339,7 @@ def _worker_pool(workers: int):
     """A pool of extraction processes: forked from this process when the calling thread is its
     only one (they inherit the queries it compiled), else new interpreters (``workers.py`` says
     why a fork is unsafe then)."""
-    if _pool_inherits_queries() or not sys.executable:   # (an embedded interpreter: no program to start)
+    if _pool_inherits_queries():
         from concurrent.futures import ProcessPoolExecutor
 
         return ProcessPoolExecutor(max_workers=workers)
@@ -349,8 +349,9 @@ def _worker_pool(workers: int):
 
 
 def _pool_inherits_queries() -> bool:
-    """Whether :func:`_worker_pool`'s workers are forked from here."""
-    return threading.active_count() == 1 and hasattr(os, "fork")
+    """Whether :func:`_worker_pool`'s workers are forked from here: the calling thread is the
+    only one, or the interpreter is embedded (no program to start a new one with)."""
+    return hasattr(os, "fork") and (threading.active_count() == 1 or not sys.executable)
 
 
 def _extract_group(root: str, items: list[tuple[str, str]], max_size: int) -> list:
