@@ -19,9 +19,10 @@ from __future__ import annotations
 
 import operator
 import sys
-from dataclasses import dataclass, field
+from dataclasses import field
 from typing import NamedTuple, Optional
 
+from .dataclass_code import dataclass
 from .index.encoding import array_length, decode, encode
 
 __all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token", "CLASS_KINDS", "Moves", "line_moves",

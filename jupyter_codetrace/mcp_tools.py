@@ -11,6 +11,7 @@ import os
 import threading
 import typing
 
+from .dataclass_code import dataclass
 from .errors import CodetraceError, InvalidRequest
 from .mcp_budget import fit_structured, fit_text
 from .render.text import plural
@@ -32,7 +33,7 @@ class ToolFailure(Exception):
     server reports the message as a tool error."""
 
 
-@dataclasses.dataclass(frozen=True)
+@dataclass(frozen=True)
 class ToolAnswer:
     """A tool's answer: the text and the structured content (the result's to_dict()), each within
     TEXT_BUDGET characters and saying what was cut (mcp_budget)."""

@@ -16,9 +16,9 @@ from __future__ import annotations
 import inspect
 import types
 import typing
-from dataclasses import dataclass
 from functools import lru_cache
 
+from .dataclass_code import dataclass
 from .project import Project
 
 __all__ = ["Parameter", "QUERIES", "PAIRS", "parameters", "call"]

@@ -10,8 +10,8 @@ definition made, for the few named). A file's places are stored beside its facts
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from .dataclass_code import dataclass
 from .facts import MEMBER_OWNER_KINDS, FileFacts
 from .nesting import nesting
 

@@ -6,7 +6,9 @@ not-found ``status`` and a ``message`` that says what *was* there (``suggestions
 
 from __future__ import annotations
 
-from dataclasses import dataclass, field
+from dataclasses import field
+
+from .dataclass_code import dataclass
 
 __all__ = [
     "NOT_FOUND_STATUSES", "Location", "DefinitionResult", "Reference", "ReferencesResult",

@@ -65,11 +65,12 @@ import os
 import re
 import tempfile
 from bisect import bisect_right
-from dataclasses import asdict, dataclass
+from dataclasses import asdict
 from functools import lru_cache
 from pathlib import Path
 from types import SimpleNamespace
 
+from .dataclass_code import dataclass
 from . import __version__
 from .errors import CodetraceError
 from .nesting import qualifier_names

@@ -23,8 +23,9 @@ import time
 import warnings
 import weakref
 from collections import Counter
-from dataclasses import dataclass, field
+from dataclasses import field
 
+from ..dataclass_code import dataclass
 from ..hashing import blake2b
 from ..index.encoding import decode, encode, freeze_long_lived, gc_paused
 from ..languages import spec_of

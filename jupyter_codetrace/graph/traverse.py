@@ -6,8 +6,9 @@ Every walk takes an edge filter (``Follow``) and a limit, and says when it hit t
 from __future__ import annotations
 
 from collections import deque
-from dataclasses import dataclass
 from typing import TYPE_CHECKING
+
+from ..dataclass_code import dataclass
 
 if TYPE_CHECKING:
     from .compact import CompactGraph

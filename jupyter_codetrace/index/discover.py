@@ -20,10 +20,10 @@ import codecs
 import os
 import re
 import stat
-from dataclasses import dataclass
 from operator import attrgetter
 from typing import Callable
 
+from ..dataclass_code import dataclass
 from ..workspace import GITIGNORE, IGNORE_FILES, VENDORED_DIRS, VENV_MARKER, IgnoreChain, Workspace
 
 __all__ = ["SourceFile", "SkippedFile", "BinaryFile", "discover", "restat", "read_source", "decode_source",

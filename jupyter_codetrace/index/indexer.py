@@ -14,10 +14,11 @@ import time
 import weakref
 from bisect import bisect_right
 from collections import OrderedDict
-from dataclasses import dataclass, field, replace
+from dataclasses import field, replace
 from sys import intern
 from typing import Callable
 
+from ..dataclass_code import dataclass
 from ..errors import CacheError
 from ..facts import FileFacts, Moves, line_moves
 from ..hashing import blake2b, sha1

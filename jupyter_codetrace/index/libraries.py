@@ -24,9 +24,9 @@ import sys
 import sysconfig
 import threading
 from collections import OrderedDict
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..dataclass_code import dataclass
 from ..errors import InvalidRequest
 from ..facts import FileFacts
 from ..places import places_named

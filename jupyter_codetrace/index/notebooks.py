@@ -29,7 +29,8 @@ from __future__ import annotations
 import bisect
 import json
 import re
-from dataclasses import dataclass
+
+from ..dataclass_code import dataclass
 
 __all__ = ["CellSpan", "notebook_source", "to_cell_position", "from_cell_position",
            "PYTHON_BODY_CELL_MAGICS"]

@@ -14,9 +14,9 @@ from __future__ import annotations
 import contextlib
 import os
 import sqlite3
-from dataclasses import dataclass
 from pathlib import Path
 
+from ..dataclass_code import dataclass
 from ..errors import CacheError
 from ..facts import FileFacts
 from ..hashing import blake2b, sha1

@@ -7,9 +7,11 @@ language overrides only what a query cannot express (module naming, import-path 
 from __future__ import annotations
 
 import re
-from dataclasses import dataclass, field
+from dataclasses import field
 from pathlib import Path
 from typing import Callable, Protocol
+
+from ..dataclass_code import dataclass
 
 __all__ = ["LanguageSpec", "ModuleContext", "QUERY_DIR"]
 

@@ -11,8 +11,8 @@ several times (``self.x = ...`` in two methods) is listed once, where it is firs
 
 from __future__ import annotations
 
-from dataclasses import dataclass
 
+from ..dataclass_code import dataclass
 from ..results import _Displayable
 from .context import QueryContext
 

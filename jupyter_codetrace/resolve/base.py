@@ -7,9 +7,9 @@ Shared by the parts of the resolver (``scopes``, ``imports``, ``members``, ``typ
 from __future__ import annotations
 
 from bisect import bisect_right
-from dataclasses import dataclass
 from typing import Sequence
 
+from ..dataclass_code import dataclass
 from ..facts import CLASS_KINDS, MEMBER_OWNER_KINDS, FileFacts
 from ..languages.spec import LanguageSpec
 

@@ -15,9 +15,10 @@ import sys
 import threading
 import time
 from concurrent.futures import ThreadPoolExecutor
-from dataclasses import dataclass, field
+from dataclasses import field
 from datetime import datetime, timezone
 
+from ..dataclass_code import dataclass
 from ..project import Project
 
 __all__ = ["ProjectRegistry", "IndexState"]
