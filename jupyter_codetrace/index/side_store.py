@@ -46,6 +46,38 @@ if hasattr(os, "register_at_fork"):
 _KEEP_STORES = 4
 
 
+# A write-ahead log past this size is emptied after the write that made it (empty_large_log):
+# SQLite's own checkpoints keep a log that saves grow at about 4 MB (1,000 pages), which it reuses
+# from the start; a first index or a graph snapshot writes one many times that size.
+_LARGE_LOG = 8 << 20
+_LOG_WAIT_MS = 50
+_SIDE_BUSY_WAIT_S = 10
+
+
+def empty_large_log(db: sqlite3.Connection, database: str, busy_timeout_s: float) -> None:
+    """Copy a large write-ahead log into the database file and empty it. A process that opens a
+    database no other process has open reads its whole log first, and the log stays as large as
+    the largest write until a connection closes cleanly — which a script, a kernel or a server
+    exiting without ``close()`` never does: after a first index of the stdlib, 32 MB read by
+    every later start (~30 ms; 4x that at 4x the code). Skipped, not waited for, while another
+    process reads (emptying the log waits for its readers); the next large write tries again."""
+    try:
+        if os.path.getsize(f"{database}-wal") < _LARGE_LOG:
+            return
+    except OSError:
+        return
+    try:
+        db.execute(f"PRAGMA busy_timeout = {_LOG_WAIT_MS}")
+        db.execute("PRAGMA wal_checkpoint(TRUNCATE)").fetchall()
+    except sqlite3.Error:
+        pass   # busy, or a failing disk: a later write, or a clean close, empties it
+    finally:
+        try:
+            db.execute(f"PRAGMA busy_timeout = {int(busy_timeout_s * 1000)}")
+        except sqlite3.Error:
+            pass
+
+
 def interpreter_file(index, libraries, kind: str) -> Path | None:
     """``{kind}-{environment}.sqlite`` beside ``index``'s facts, for the interpreter ``libraries``
     imports with (None for an index without a store file). One file per interpreter, so that
@@ -124,7 +156,7 @@ class SideStore:
 
     def _open(self) -> sqlite3.Connection:
         self.file.parent.mkdir(parents=True, exist_ok=True)
-        db = sqlite3.connect(str(self.file), timeout=10, check_same_thread=False, isolation_level=None)
+        db = sqlite3.connect(str(self.file), timeout=_SIDE_BUSY_WAIT_S, check_same_thread=False, isolation_level=None)
         try:
             db.execute("PRAGMA journal_mode=WAL")
             # a cache: a commit need not reach the disk before the answer (in WAL mode the file
@@ -189,4 +221,5 @@ class SideStore:
                     work(db)
             except sqlite3.Error:
                 return False
+            empty_large_log(db, str(self.file), _SIDE_BUSY_WAIT_S)
         return True

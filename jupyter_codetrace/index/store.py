@@ -22,7 +22,7 @@ from ..facts import FileFacts
 from ..hashing import blake2b, sha1
 from ..places import checked
 from .encoding import DecodeError, decode, encode, gc_paused
-from .side_store import keep_inherited, renew_after_fork
+from .side_store import empty_large_log, keep_inherited, renew_after_fork
 
 __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "decode"]
 
@@ -61,6 +61,8 @@ class FileRecord:
     mtime_ns: int
     digest: str
 
+
+_BUSY_WAIT_S = 30   # how long a statement waits for another process's write to end
 
 _SCHEMA = """
 CREATE TABLE IF NOT EXISTS meta (key TEXT PRIMARY KEY, value TEXT NOT NULL);
@@ -166,7 +168,7 @@ class Store:
                                        "has no column", "corrupt", "file is encrypted"))
 
     def _connect(self, target: str, **options) -> sqlite3.Connection:
-        db = sqlite3.connect(target, timeout=30, check_same_thread=False, isolation_level="DEFERRED", **options)
+        db = sqlite3.connect(target, timeout=_BUSY_WAIT_S, check_same_thread=False, isolation_level="DEFERRED", **options)
         if target != ":memory:":
             db.execute("PRAGMA journal_mode=WAL")
             db.execute("PRAGMA synchronous=NORMAL")
@@ -384,6 +386,8 @@ class Store:
                 self._db.executemany(statement, rows)
         except sqlite3.DatabaseError as error:
             raise CacheError(str(error)) from error
+        if not self.in_memory:
+            empty_large_log(self._db, str(self.path), _BUSY_WAIT_S)
 
     def size_bytes(self) -> int:
         if self.in_memory:
