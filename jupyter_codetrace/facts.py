@@ -19,6 +19,8 @@ from __future__ import annotations
 
 import operator
 import sys
+from array import array
+from collections.abc import Sequence
 from dataclasses import field
 from typing import NamedTuple, Optional
 
@@ -163,11 +165,21 @@ class FileFacts:
     shorthand_keys: list[tuple] = field(default_factory=list)  # (reference, literal's token): `{percent}` also names T.percent
 
     @property
-    def references(self) -> list[Reference]:
+    def references(self) -> Sequence[Reference]:
+        """The file's references: a list when extracted here, a ``StoredReferences`` when read
+        from the cache (made when first asked for)."""
         references = self._references
         if type(references) is bytes:
-            references = self._references = _references(_reference_rows(references))
+            references = self._references = _stored_references(references)
         return references
+
+    def reference_column(self, field: str) -> Sequence:
+        """One field of every reference, in order (``"name"``, ``"line"``, ``"start_byte"``, …):
+        a stored file's column as it is, without making its references."""
+        references = self.references
+        if type(references) is StoredReferences:
+            return getattr(references, _COLUMNS[field])
+        return [getattr(r, field) for r in references]
 
     @references.setter
     def references(self, references: list[Reference]) -> None:
@@ -190,7 +202,8 @@ class FileFacts:
         return (
             self.path, self.language,
             [_row(d) for d in self.definitions],
-            references if type(references) is bytes else encode([_row(r) for r in references], compress=False),
+            references if type(references) is bytes else references.blob if type(references) is StoredReferences
+            else encode([_row(r) for r in references], compress=False),
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
             [_row(s) for s in self.scopes],
             self.all_names, self.line_count, self.has_errors, self.warnings, self.notebook_cells,
@@ -290,17 +303,73 @@ def _reference_rows(blob: bytes) -> tuple:
     return rows
 
 
-def _references(rows) -> list[Reference]:
-    """``[Reference(*row) for row in rows]`` sharing what repeats: a decoded blob holds a new
-    object for each string and each integer beyond 256 (the stdlib's 1.1M references: 2.2M
-    strings, 4.6M integers, 250 MB). Names and usages are interned (a few thousand distinct ones
-    in a project); the line, scope and container numbers are one object per file (references of
-    a line or a function share them). Row by row, field by field, for speed: this runs for every
-    file whose references are read."""
-    share, intern = {}.setdefault, sys.intern
-    return [Reference(intern(name), share(line, line), column, start, intern(usage), share(scope, scope),
-                      share(container, container), receiver, new)
-            for name, line, column, start, usage, scope, container, receiver, new in rows]
+class StoredReferences(Sequence):
+    """A stored file's references, read from their rows into one column per field; each
+    ``Reference`` is made when first asked for.
+
+    A file is loaded to resolve a few of its references — those of one name (find_references of
+    ``assertEqual``: 34,000 uses in 700 files, 50 in a file of 600), the one at a position and
+    its receivers — yet making every one as an object was the largest part of loading it (3 µs
+    each), and each object stayed for the cyclic collector to walk (600 a file; the stdlib's
+    1.1M). Columns hold them in ~12 objects a file: names and usages interned (a few thousand
+    distinct ones in a project), numbers in arrays; ``FileFacts.reference_column`` reads one as it
+    is (the names searched for one, the lines bisected for a position). Like the list it stands for, it is not
+    changed once made; its encoded rows are kept for ``to_rows`` (the cache's blob, unchanged)."""
+
+    __slots__ = ("blob", "names", "lines", "columns", "starts", "usages", "scopes", "containers",
+                 "receivers", "new", "_made")
+
+    def __init__(self, blob: bytes, rows: tuple):
+        self.blob = blob
+        intern = sys.intern
+        if rows:
+            names, lines, columns, starts, usages, scopes, containers, receivers, new = zip(*rows)
+        else:
+            names = lines = columns = starts = usages = scopes = containers = receivers = new = ()
+        self.names = tuple(map(intern, names))
+        self.usages = tuple(map(intern, usages))
+        try:   # numbers no file has (a foreign or hostile row) are refused as rows of another shape are
+            self.lines, self.columns, self.starts = array("q", lines), array("q", columns), array("q", starts)
+            self.scopes, self.containers = array("q", scopes), array("q", containers)
+        except OverflowError as error:
+            raise ValueError(f"reference rows with numbers out of range ({error})") from error
+        self.receivers = receivers
+        self.new = new
+        self._made: list[Reference | None] = [None] * len(self.names)
+
+    def __len__(self) -> int:
+        return len(self.names)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self.names)))]
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = Reference(
+                self.names[index], self.lines[index], self.columns[index], self.starts[index], self.usages[index],
+                self.scopes[index], self.containers[index], self.receivers[index], self.new[index])
+        return made
+
+    def __iter__(self):
+        return map(self.__getitem__, range(len(self.names)))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, StoredReferences)) and len(other) == len(self) and all(
+            a == b for a, b in zip(self, other))
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return _stored_references, (self.blob,)
+
+
+# Reference field -> its StoredReferences column
+_COLUMNS = {"name": "names", "line": "lines", "column": "columns", "start_byte": "starts", "usage": "usages",
+            "scope": "scopes", "container": "containers", "receiver": "receivers", "new": "new"}
+
+
+def _stored_references(blob: bytes) -> StoredReferences:
+    return StoredReferences(blob, _reference_rows(blob))
 
 
 _WIDTH = {kind: len(kind.__slots__) for kind in (Definition, Reference, Import, Export, Scope)}
@@ -411,4 +480,6 @@ def _pairs(firsts: list[int], seconds: list[int]) -> set[int]:
 
 def _rows_of_references(facts: FileFacts):
     references = facts._references
+    if type(references) is StoredReferences:
+        references = references.blob
     return _reference_rows(references) if type(references) is bytes else list(map(_FIELDS[Reference], references))

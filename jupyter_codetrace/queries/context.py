@@ -348,7 +348,7 @@ class QueryContext:
     def refs_on_line(self, path: str, line: int):
         view = self.resolver.view(path)
         refs = view.facts.references
-        lines = [r.line for r in refs]
+        lines = view.facts.reference_column("line")   # in order: bisected, no reference made
         lo, hi = bisect_left(lines, line), bisect_right(lines, line)
         return [(i, refs[i]) for i in range(lo, hi)]
 

@@ -343,7 +343,7 @@ def _references_named(resolver, path: str, facts, name: str) -> list[int]:
     key = ("references.names", path)
     names = resolver.kept.get(key)
     if names is None:
-        names = resolver.kept[key] = [ref.name for ref in facts.references]
+        names = resolver.kept[key] = facts.reference_column("name")
     found, i = [], -1
     try:
         while True:

@@ -152,7 +152,7 @@ class FileView:
         """Where each reference starts (they are in position order), made when first needed: a
         file looked into for its definitions only never makes its references."""
         if self._ref_starts is None:
-            self._ref_starts = [r.start_byte for r in self.facts.references]
+            self._ref_starts = self.facts.reference_column("start_byte")
         return self._ref_starts
 
     def named(self, name: str) -> list[int]:

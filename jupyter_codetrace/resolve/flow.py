@@ -203,7 +203,8 @@ class ValueFlow:
         if names is None:
             view = self.resolver.view(path)
             names = self.resolver.kept[key] = frozenset(
-                r.name for r in view.facts.references if r.usage == "read") if view else frozenset()
+                name for name, usage in zip(view.facts.reference_column("name"), view.facts.reference_column("usage"))
+                if usage == "read") if view else frozenset()
         return names
 
     def _holds(self, path: str, ref_index: int, function: Symbol) -> bool:

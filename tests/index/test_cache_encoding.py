@@ -10,6 +10,7 @@ from __future__ import annotations
 
 import dataclasses
 import json
+import pickle
 import zlib
 from pathlib import Path
 
@@ -17,7 +18,7 @@ import msgpack
 import pytest
 
 from jupyter_codetrace import Project
-from jupyter_codetrace.facts import Definition, Export, FileFacts, Import, Reference, Scope
+from jupyter_codetrace.facts import Definition, Export, FileFacts, Import, Reference, Scope, StoredReferences
 from jupyter_codetrace.index.encoding import DecodeError, decode, encode
 
 FIXTURES_DIR = Path(__file__).resolve().parents[2] / "fixtures"
@@ -39,7 +40,14 @@ def _round_trips(root: Path, cache: Path) -> dict[str, FileFacts]:
             assert loaded is not fresh
             assert loaded == fresh, path
             for name in LIST_FIELDS:
-                assert type(getattr(loaded, name)) is list, (path, name)
+                if name != "references":
+                    assert type(getattr(loaded, name)) is list, (path, name)
+            # a stored file's references: columns, each Reference made when asked for
+            assert type(loaded.references) is StoredReferences
+            assert list(loaded.references) == fresh.references and len(loaded.references) == len(fresh.references)
+            for column in ("name", "line", "start_byte", "receiver", "new"):
+                assert list(loaded.reference_column(column)) == fresh.reference_column(column)
+            assert loaded.references[1:4] == fresh.references[1:4] and loaded.references[-1:] == fresh.references[-1:]
             extracted[path] = fresh
     return extracted
 
@@ -302,11 +310,20 @@ def test_references_stay_encoded_until_first_read():
     again = FileFacts.from_rows(decode(encode(facts.to_rows())))
     assert type(again._references) is bytes and again.reference_count == len(facts.references)
     assert again.to_rows() == facts.to_rows()   # written again as read, without decoding them
-    assert [r.name for r in again.references] == [r.name for r in facts.references]
-    assert type(again._references) is list and again.reference_count == len(facts.references)
+    assert list(again.reference_column("name")) == [r.name for r in facts.references]
+    stored = again._references
+    assert type(stored) is StoredReferences and again.reference_count == len(facts.references)
+    assert stored._made.count(None) == len(facts.references)   # the names read, no reference made
+    assert again.references[1] == facts.references[1] and again.references[1] is again.references[1]
+    assert [i for i, made in enumerate(stored._made) if made is not None] == [1]   # only the one asked for
+    assert list(again.references) == facts.references and again.to_rows() == facts.to_rows()
+    assert pickle.loads(pickle.dumps(again)) == facts
 
 
-@pytest.mark.parametrize("encoded", [encode([(1, 2)], compress=False), encode((1, 2), compress=False), b"\xc1"])
+@pytest.mark.parametrize("encoded", [
+    encode([(1, 2)], compress=False), encode((1, 2), compress=False), b"\xc1",
+    encode([("x", 10**30, 1, 0, "read", 0, -1, False, False)], compress=False),    # a line out of range
+    encode([("x", "1", 1, 0, "read", 0, -1, False, False)], compress=False)])      # a line not a number
 def test_references_of_the_wrong_shape_are_refused_when_read(encoded):
     rows = _handmade().to_rows()
     facts = FileFacts.from_rows(rows[:3] + (encoded,) + rows[4:])
