@@ -400,16 +400,18 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             self._partial += 1
             return Resolution("unresolved")  # not cached: a shallower query resolves it
         view = self.view(path)
-        if isinstance(view.facts.references[ref_index].receiver, tuple):
+        ref = view.facts.references[ref_index]
+        if isinstance(ref.receiver, tuple):
             self._receivers_first(view, path, ref_index)
         self._resolved[key] = _UNKNOWN  # a cycle through this reference resolves to nothing
         self._nesting += 1
-        # what Resolver.recording() does, written out: this runs for every reference
-        read: set[str] = set()
+        # what Resolver.recording() does, written out: this runs for every reference (its own
+        # file is read: its view, taken above)
+        read: set[str] = {path}
         stack = self._read
         stack.append(read)
         try:
-            cached = self._resolve_reference(path, ref_index, 0)
+            cached = self._resolve_reference(path, ref_index, view, ref)
             if view.spec.overloads_by_arity:
                 cached = self.by_arity(path, ref_index, cached)
         except BaseException:
@@ -463,9 +465,8 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                     return Resolution("found", Symbol(base.path, i), "member")
         return Resolution("found", base, "member")
 
-    def _resolve_reference(self, path: str, ref_index: int, depth: int) -> Resolution:
-        view = self.view(path)
-        ref = view.facts.references[ref_index]
+    def _resolve_reference(self, path: str, ref_index: int, view: FileView, ref) -> Resolution:
+        """``resolve_reference`` of ``ref``, reference ``ref_index`` of the file's ``view``."""
         spec = view.spec
         if ref.receiver is False:
             if ref.name in spec.super_names and spec.super_call_is_constructor and ref.usage == "call":
@@ -474,14 +475,14 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
                 cls = self.enclosing_class(path, ref.container)
                 if cls is not None:
                     return Resolution("found", cls, "member")
-            found = self.resolve_name(path, ref.scope, ref.name, ref.start_byte, depth)
+            found = self.resolve_name(path, ref.scope, ref.name, ref.start_byte, 0)
             return self.as_type(found) if ref.usage == "type-ref" else found
         if ref.receiver == ("b",):
             return Resolution("builtin")
-        owner = self.infer(path, ref.receiver, depth + 1)
+        owner = self.infer(path, ref.receiver, 1)
         if owner is None and ref.receiver is not None and ref.receiver[0] in ("p", "x"):
             return Resolution("unresolved")  # a key of an object literal whose parameter type is unknown
-        found = self._member_of(owner, ref.name, path, depth)
+        found = self._member_of(owner, ref.name, path, 0)
         if owner is None and (found.status != "found" or found.kind == "name-only") \
                 and isinstance(ref.receiver, tuple) \
                 and ref.receiver[0] in ("r", "n", "c") and isinstance(ref.receiver[1], int):
