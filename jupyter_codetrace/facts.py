@@ -312,9 +312,10 @@ class StoredReferences(Sequence):
     its receivers — yet making every one as an object was the largest part of loading it (3 µs
     each), and each object stayed for the cyclic collector to walk (600 a file; the stdlib's
     1.1M). Columns hold them in ~12 objects a file: names and usages interned (a few thousand
-    distinct ones in a project), numbers in arrays; ``FileFacts.reference_column`` reads one as it
-    is (the names searched for one, the lines bisected for a position). Like the list it stands for, it is not
-    changed once made; its encoded rows are kept for ``to_rows`` (the cache's blob, unchanged)."""
+    distinct ones in a project), numbers in arrays; ``FileFacts.reference_column`` reads one as
+    it is (the names searched for one, the lines bisected for a position). Like the list it
+    stands for, it is not changed once made; its encoded rows are kept for ``to_rows`` (the
+    cache's blob, unchanged)."""
 
     __slots__ = ("blob", "names", "lines", "columns", "starts", "usages", "scopes", "containers",
                  "receivers", "new", "_made")
