@@ -63,6 +63,8 @@ class DirectoryWatcher:
         self._lock = threading.Lock()
         self._changed = self._folders = self._matters = False
         self._paths: set[str] | None = set()   # absolute paths of the files named (None: too many)
+        # cookies of renames whose MOVED_FROM was read and whose MOVED_TO was not (yet)
+        self._moving: set[int] = set()
         self._folder_of: dict[int, str] = {}   # watch descriptor -> its folder
         self._closer = None
         if self._libc is not None:
@@ -130,13 +132,19 @@ class DirectoryWatcher:
         with self._lock:
             if self._fd >= 0:
                 self._read(None)
-            paths = frozenset(self._paths) if self._paths is not None and not self._folders else None
+            # A rename's two events are queued one after the other: read between them, the old
+            # name is gone and the new one not named yet (nor when a file left the watched
+            # folders). Only a walk lists the new name: the rename is done when its first event
+            # is queued.
+            paths = frozenset(self._paths) if self._paths is not None and not self._folders \
+                and not self._moving else None
             if self._fd < 0:
                 changed, folders, paths = True, True, None
             else:
                 changed, folders = self._changed, self._folders
             self._changed = self._folders = self._matters = False
             self._paths = set()
+            self._moving.clear()
             return changed, folders, paths
 
     def _read(self, matters: Callable[[str], bool] | None) -> None:
@@ -154,7 +162,11 @@ class DirectoryWatcher:
             self._changed = True
             offset = 0
             while offset + 16 <= len(data):
-                wd, mask, _cookie, length = struct.unpack_from("iIII", data, offset)
+                wd, mask, cookie, length = struct.unpack_from("iIII", data, offset)
+                if mask & _IN_MOVED_FROM:
+                    self._moving.add(cookie)
+                elif mask & _IN_MOVED_TO:
+                    self._moving.discard(cookie)
                 folder = self._folder_of.get(wd)
                 if mask & (_IN_ISDIR | _IN_Q_OVERFLOW | _IN_DELETE_SELF | _IN_MOVE_SELF) or folder is None \
                         or not length:

@@ -127,3 +127,40 @@ def test_a_waiter_is_woken_in_a_process_holding_more_than_1024_descriptors(tmp_p
     finally:
         for fd in held:
             os.close(fd)
+
+
+def _event(wd: int, mask: int, cookie: int, name: str) -> bytes:
+    """One inotify event as the kernel writes it (struct inotify_event, the name NUL-padded)."""
+    import struct
+
+    raw = name.encode() + b"\0" * (16 - len(name) % 16)
+    return struct.pack("iIII", wd, mask, cookie, len(raw)) + raw
+
+
+def test_a_rename_read_between_its_two_events_asks_for_a_walk(tmp_path):
+    """The kernel queues a rename's MOVED_FROM and MOVED_TO one after the other: a refresh that
+    reads between them knows the old name gone and not the new one, and only a walk lists it (a
+    function renamed with its file was briefly in no indexed file: a stale "not found")."""
+    watcher = DirectoryWatcher()
+    if not watcher.active:
+        pytest.skip("no inotify here")
+    moved_from, moved_to, modified = 0x040, 0x080, 0x002
+    queue, feed = os.pipe()
+    os.set_blocking(queue, False)
+    real = watcher._fd
+    watcher._fd = queue   # the events below stand for the kernel's queue
+    watcher._folder_of[7] = str(tmp_path)
+    try:
+        os.write(feed, _event(7, moved_from, 41, "m_r1.py"))
+        changed, _folders, paths = watcher.drain()
+        assert changed and paths is None                      # the new name unknown: walk
+        os.write(feed, _event(7, moved_to, 41, "m_r2.py"))   # the second half, read next time
+        assert watcher.drain()[2] == {str(tmp_path / "m_r2.py")}
+        os.write(feed, _event(7, moved_from, 42, "a.py") + _event(7, moved_to, 42, "b.py")
+                 + _event(7, modified, 0, "c.py"))
+        assert watcher.drain()[2] == {str(tmp_path / n) for n in ("a.py", "b.py", "c.py")}   # both halves
+    finally:
+        watcher._fd = real
+        os.close(queue)
+        os.close(feed)
+        watcher.close()
