@@ -42,6 +42,7 @@ __all__ = [
     "percentile",
     "results_dir",
     "sample_references",
+    "save_result",
 ]
 
 BENCH_DIR = Path(__file__).resolve().parent
@@ -72,6 +73,12 @@ def results_dir() -> Path:
     path = BENCH_DIR / "results"
     path.mkdir(parents=True, exist_ok=True)
     return path
+
+
+def save_result(name: str, result: dict) -> None:
+    """Write ``result`` to ``bench/results/<name>.json`` and print it as the script's last line."""
+    (results_dir() / f"{name}.json").write_text(json.dumps(result, indent=1))
+    print(json.dumps(result))
 
 
 def log(msg: str) -> None:

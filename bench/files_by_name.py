@@ -29,7 +29,7 @@ from pathlib import Path
 BENCH = Path(__file__).resolve().parent
 sys.path.insert(0, str(BENCH))
 
-from benchlib import cache_dir, ensure_stdlib_corpus, log, results_dir  # noqa: E402
+from benchlib import cache_dir, ensure_stdlib_corpus, log, save_result  # noqa: E402
 
 NAMES = ["urlparse", "altzone", "getdefaulttimeout", "Frobnicate", "RFC1808_BASE", "zlib", "assertIn", "x"]
 
@@ -94,8 +94,7 @@ def main(argv=None) -> int:
             ratio = row["again_ms"] / row["floor_ms"] if row["floor_ms"] else 0
             print(f"{field + ':' + name:<30} {row['files']:>6} {row['first_ms']:>9.2f} {row['again_ms']:>9.2f} "
                   f"{row['floor_ms']:>9.2f} {ratio:>7.1f}x")
-    (results_dir() / "files_by_name.json").write_text(json.dumps(res, indent=1))
-    print(json.dumps(res))
+    save_result("files_by_name", res)
     return 0
 
 

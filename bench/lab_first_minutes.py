@@ -35,7 +35,7 @@ import urllib.request
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
-from benchlib import percentile, results_dir  # noqa: E402
+from benchlib import percentile, save_result  # noqa: E402
 
 CHECKOUT = Path(__file__).resolve().parent.parent
 TOKEN = "bench"
@@ -178,8 +178,7 @@ def main(argv=None) -> int:
     exits = sorted(e["exit_s"] for e in res["exits"])
     print(f"{'exit after SIGTERM mid-index (s, each)':<44} {', '.join(f'{e:.2f}' for e in exits)}"
           f"   (idle exit: {floor['exit_s']:.2f} s)")
-    (results_dir() / "lab_first_minutes.json").write_text(json.dumps(res, indent=1))
-    print(json.dumps(res))
+    save_result("lab_first_minutes", res)
     return 0
 
 
