@@ -181,6 +181,14 @@ class FileFacts:
             return getattr(references, _COLUMNS[field])
         return [getattr(r, field) for r in references]
 
+    def definition_column(self, field: str) -> Sequence:
+        """One field of every definition, in order (``"name"``, ``"scope"``, …): a stored
+        file's column without making its definitions."""
+        definitions = self.definitions
+        if type(definitions) is StoredDefinitions:
+            return definitions.column(field)
+        return [getattr(d, field) for d in definitions]
+
     @references.setter
     def references(self, references: list[Reference]) -> None:
         self._references = references
@@ -201,7 +209,8 @@ class FileFacts:
         references = self._references
         return (
             self.path, self.language,
-            [_row(d) for d in self.definitions],
+            self.definitions.to_rows() if type(self.definitions) is StoredDefinitions
+            else [_row(d) for d in self.definitions],
             references if type(references) is bytes else references.blob if type(references) is StoredReferences
             else encode([_row(r) for r in references], compress=False),
             [_row(i) for i in self.imports], [_row(e) for e in self.exports],
@@ -227,10 +236,10 @@ class FileFacts:
                              (exps, _WIDTH[Export]), (scopes, _WIDTH[Scope])):
             if table and set(map(len, table)) != {width}:   # a short row would take the defaults silently
                 raise ValueError(f"fact rows of {sorted(set(map(len, table)))} fields, not {width}")
-        share = {}.setdefault   # one object per distinct number in the file's definitions and scopes (kinds interned)
+        share = {}.setdefault   # one object per distinct number in the file's scopes (kinds interned)
         return cls(
             path, language,
-            _definitions(defs, share), refs,
+            StoredDefinitions(defs) if defs else [], refs,
             [Import(*r) for r in imps], [Export(*r) for r in exps],
             [Scope(sys.intern(kind), share(start, start), share(end, end), parent, share(owner, owner), *rest)
              for kind, start, end, parent, owner, *rest in scopes],
@@ -279,18 +288,69 @@ def _row(obj) -> tuple:
     return _FIELDS[type(obj)](obj)
 
 
-def _definitions(rows, share) -> list[Definition]:
-    """``[Definition(*row) for row in rows]`` sharing what repeats (see ``_references``): names
-    and kinds interned; lines, offsets and containers one object per number of the file
-    (``share``, also the scopes'): a function ends where its scope does, methods share their
-    class's index, a definition often starts where another ends (200 stdlib files: 4 % of
-    their facts' memory)."""
-    intern = sys.intern   # a field not a string (a foreign row): TypeError
-    return [Definition(intern(name), intern(kind), share(line, line), column, share(end_line, end_line), end_column,
-                       share(start_line, start_line), share(start, start), share(end, end),
-                       share(name_byte, name_byte), scope, own_scope, share(container, container), *rest)
-            for name, kind, line, column, end_line, end_column, start_line, start, end, name_byte, scope, own_scope,
-            container, *rest in rows]
+class StoredDefinitions(Sequence):
+    """A stored file's definitions, read from their rows into one column per field; each
+    ``Definition`` made when first asked for.
+
+    A file is loaded for a few of its definitions (the one a name is bound to, a class's
+    members, a function's parameters), yet making all of them was the largest part of loading
+    it (a 5,600-line test file: 2,000 definitions, 8 ms of 30); and the rows and objects it
+    kept were walked by every collection of the cyclic collector until they grew old (10-20 ms
+    of an answer, one in ten). Columns are a few dozen objects: names and kinds interned, the
+    places (lines, offsets, scopes, containers) in arrays; the lookup tables of a file
+    (``resolve.base.FileView``) read them (``FileFacts.definition_column``) without making a
+    definition. Like the list it stands for, it is not changed once made."""
+
+    __slots__ = ("_columns", "_made")
+
+    def __init__(self, rows):
+        intern = sys.intern   # a name or kind not a string (a foreign row): TypeError
+        columns = list(zip(*rows))
+        columns[0], columns[1] = tuple(map(intern, columns[0])), tuple(map(intern, columns[1]))
+        try:   # numbers no file has (a foreign or hostile row) are refused as rows of another shape are
+            for i in _DEFINITION_NUMBERS:
+                columns[i] = array("q", columns[i])
+        except OverflowError as error:
+            raise ValueError(f"definition rows with numbers out of range ({error})") from error
+        self._columns = tuple(columns)
+        self._made: list[Definition | None] = [None] * len(rows)
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __getitem__(self, index):
+        if isinstance(index, slice):
+            return [self[i] for i in range(*index.indices(len(self._made)))]
+        made = self._made[index]
+        if made is None:
+            made = self._made[index] = Definition(*[column[index] for column in self._columns])
+        return made
+
+    def __iter__(self):
+        return map(self.__getitem__, range(len(self._made)))
+
+    def column(self, field: str) -> Sequence:
+        """One field of every definition, in order, without making them."""
+        return self._columns[_DEFINITION_FIELD[field]]
+
+    def to_rows(self) -> list[tuple]:
+        return list(zip(*self._columns))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, StoredDefinitions)) and len(other) == len(self) and all(
+            a == b for a, b in zip(self, other))
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return StoredDefinitions, (self.to_rows(),)
+
+
+_DEFINITION_FIELD = {name: i for i, name in enumerate(Definition.__slots__)}
+# the fields held in arrays: every one an integer in every definition
+_DEFINITION_NUMBERS = tuple(_DEFINITION_FIELD[name] for name in (
+    "line", "column", "end_line", "end_column", "start_line", "start_byte", "end_byte", "name_byte", "scope",
+    "own_scope", "container"))
 
 
 def _reference_rows(blob: bytes) -> tuple:

@@ -102,6 +102,7 @@ class QueryLock:
 # Tracked objects an answer leaves alive beyond which they are frozen (a few files' facts are not).
 _FREEZE_AFTER = 100_000
 _NOT_OPENED = object()
+_LINES_KEPT = 8   # files whose lines source_lines keeps (an answer's own file, its target's, a few candidates)
 
 
 class _Within:
@@ -159,6 +160,7 @@ class QueryContext:
         self._answer_store = _NOT_OPENED
         self._defined_prepared: tuple | None = None   # (key, similar_names' pool of the defined names)
         self._defined_names: tuple | None = None      # (key, defined_names())
+        self._lines: dict[str, tuple[int, list[str]]] = {}   # path -> (generation, source_lines()), oldest first
 
     @property
     def answer_store(self) -> AnswerStore | None:
@@ -376,11 +378,28 @@ class QueryContext:
         return is_test_file(path)
 
     def source_lines(self, path: str) -> list[str]:
+        """The file's lines as its facts number them (not to be changed: shared by the answers
+        of one generation). Split at ``\n`` only, a ``\r`` before it dropped: tree-sitter's rows,
+        and an editor's line numbers, break nowhere else — ``str.splitlines`` also breaks at a
+        form feed (a page break, ``^L``, in GNU-style code), ``\x1c``-``\x1e``, ``\x85`` and
+        U+2028, and every card below one showed the code a line off. The last few files' lines
+        are kept until the next generation: an answer reads its file's lines several times."""
+        kept = self._lines.get(path)
+        if kept is not None and kept[0] == self._generation:
+            return kept[1]
         try:
             data = self.index.source(path)  # a notebook's code cells, as indexed
         except Exception:  # noqa: BLE001 - a file that vanished mid-query shows no code, not a crash
             return []
-        return data.decode("utf-8", "replace").splitlines()
+        lines = data.decode("utf-8", "replace").split("\n")
+        if lines[-1] == "":
+            lines.pop()   # the text ends with a line break: no line after it
+        if b"\r" in data:
+            lines = [line[:-1] if line.endswith("\r") else line for line in lines]
+        if len(self._lines) >= _LINES_KEPT:
+            self._lines.pop(next(iter(self._lines)))
+        self._lines[path] = (self._generation, lines)
+        return lines
 
     def identifier_at(self, path: str, line: int, column: int) -> str | None:
         """The identifier covering ``line:column`` (1-based code points), for callers that give

@@ -242,8 +242,9 @@ def locate(ctx: QueryContext, path: str, symbol: str, line: int, column: int | N
     found = _export_at(ctx, path, name, line, column)
     if found is not None:
         return found
-    for i, d in enumerate(view.facts.definitions):
-        if d.name == name and d.line == line and (column is None or d.column <= column < d.column + len(name)):
+    for i in view.named(name):
+        d = view.facts.definitions[i]
+        if d.line == line and (column is None or d.column <= column < d.column + len(name)):
             return Located(Resolution("found", Symbol(path, i), "scope"), "declaration", d.line, d.column)
     if column is not None:
         found = _module_segment(ctx, path, name, line, column) or _keyword_argument(ctx, path, name, line, column)
@@ -309,8 +310,9 @@ def _located_reference(ctx: QueryContext, path: str, i: int, ref, note: str | No
 def binding_at(view, name: str, line: int, column: int) -> int | None:
     """The definition whose name is written exactly here (a destructured key `{a}` is both a
     member's use and the local a's definition), or None."""
-    for i, d in enumerate(view.facts.definitions):
-        if d.name == name and d.line == line and d.column == column:
+    definitions = view.facts.definitions
+    for i in view.named(name):
+        if definitions[i].line == line and definitions[i].column == column:
             return i
     return None
 
@@ -640,23 +642,24 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
     code = "\n".join(code_lines)
     if d.end_line - d.start_line + 1 > _CODE_LINES:
         code += f"\n… ({d.end_line - d.start_line + 1 - _CODE_LINES} more lines)"
+    # (read from the view's tables, made once per file: a scan of a 2,000-definition file for
+    # each of them cost more than the rest of the card)
     parameters = tuple(
         {"name": p.name, "type": p.type, "default": p.default}
-        for p in defs if p.kind == "parameter" and d.own_scope >= 0 and p.scope == d.own_scope
+        for p in map(defs.__getitem__, view.parameters(d.own_scope) if d.own_scope >= 0 else ())
     )
     members = ()
     if d.kind in CLASS_KINDS or d.kind in ("namespace", "module", "impl"):
-        # All of them: renderers that must be short cut the list and say how many they left out.
+        # All of them, each name once (its first definition): renderers that must be short cut
+        # the list and say how many they left out.
         members = tuple(
             {"name": m.name, "kind": m.kind, "signature": whole_tokens(m.signature or m.type or "")}
-            for m in defs if m.container == target.index and m.kind != "parameter"
+            for m in (defs[indices[0]] for indices in view.members.get(target.index, {}).values())
         )
-        seen = set()
-        members = tuple(m for m in members if not (m["name"] in seen or seen.add(m["name"])))
     overloads = tuple(
         {"signature": o.signature, "line": o.line, "file": file}
-        for i, o in enumerate(defs)
-        if i != target.index and o.name == d.name and o.scope == d.scope and o.container == d.container
+        for i, o in ((i, defs[i]) for i in view.named(d.name))
+        if i != target.index and o.scope == d.scope and o.container == d.container
         and o.kind == d.kind and (o.declaration or "overload" in " ".join(o.decorators) or view.spec.overloads_by_arity)
     )
     cell, line = ctx.cell_position(target.path, d.line)

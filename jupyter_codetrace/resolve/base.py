@@ -104,28 +104,35 @@ class FileView:
     """A file's facts with the lookup tables resolution needs, built once per generation."""
 
     __slots__ = ("facts", "spec", "bindings", "stars", "_ref_starts", "members", "extensions", "_by_name",
-                 "_first_params")
+                 "_params")
 
     def __init__(self, facts: FileFacts, spec: LanguageSpec):
         self.facts, self.spec = facts, spec
         bindings: dict[int, dict[str, list | tuple]] = {}
         members: dict[int, dict[str, list[int] | tuple[int, ...]]] = {}
-        for i, d in enumerate(facts.definitions):
-            if d.scope >= 0:
+        # read as columns: a stored file's definitions are made only when asked for (StoredDefinitions)
+        column = facts.definition_column
+        names, kinds, scopes, containers = column("name"), column("kind"), column("scope"), column("container")
+        for i, (name, kind, scope, container, start, end) in enumerate(
+                zip(names, kinds, scopes, containers, column("start_byte"), column("end_byte"))):
+            if scope >= 0:
                 # A variable's own value cannot see it (`x = x + 1` reads the previous x).
-                blind_until = d.end_byte if d.kind in _VALUE_KINDS else -1
-                bindings.setdefault(d.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i, blind_until))
-            if d.container >= 0 and d.kind != "parameter":
-                members.setdefault(d.container, {}).setdefault(d.name, []).append(i)
-            if spec.namespace_members_visible:
-                # C++: a namespace's members are also seen from around it (and from other
-                # files through `#include`), as the namespace is reopened wherever it is used.
-                inner = d
-                while inner.container >= 0 and inner.scope >= 0:
-                    outer = facts.definitions[inner.container]
-                    if outer.kind not in ("namespace", "module") or outer.own_scope != inner.scope or outer.scope < 0:
+                blind_until = end if kind in _VALUE_KINDS else -1
+                bindings.setdefault(scope, {}).setdefault(name, []).append((start, "d", i, blind_until))
+            if container >= 0 and kind != "parameter":
+                members.setdefault(container, {}).setdefault(name, []).append(i)
+        if spec.namespace_members_visible:
+            # C++: a namespace's members are also seen from around it (and from other
+            # files through `#include`), as the namespace is reopened wherever it is used.
+            own_scopes, starts = column("own_scope"), column("start_byte")
+            for i, name in enumerate(names):
+                inner = i
+                while containers[inner] >= 0 and scopes[inner] >= 0:
+                    outer = containers[inner]
+                    if kinds[outer] not in ("namespace", "module") or own_scopes[outer] != scopes[inner] \
+                            or scopes[outer] < 0:
                         break
-                    bindings.setdefault(outer.scope, {}).setdefault(d.name, []).append((d.start_byte, "d", i, -1))
+                    bindings.setdefault(scopes[outer], {}).setdefault(name, []).append((starts[i], "d", i, -1))
                     inner = outer
         stars: dict[int, list[int]] = {}
         for j, imp in enumerate(facts.imports):
@@ -142,10 +149,10 @@ class FileView:
             for name, indices in table.items():
                 table[name] = tuple(indices)
         self.bindings, self.stars, self.members = bindings, stars, members
-        self.extensions = [i for i, d in enumerate(facts.definitions) if d.qualifier]
+        self.extensions = [i for i, qualifier in enumerate(column("qualifier")) if qualifier]
         self._ref_starts: list[int] | None = None
         self._by_name: dict[str, list[int]] | None = None
-        self._first_params: dict[int, int] | None = None
+        self._params: dict[int, tuple[int, ...]] | None = None
 
     @property
     def ref_starts(self) -> list[int]:
@@ -159,18 +166,25 @@ class FileView:
         """Indices of the definitions called ``name``."""
         if self._by_name is None:
             self._by_name = {}
-            for i, d in enumerate(self.facts.definitions):
-                self._by_name.setdefault(d.name, []).append(i)
+            for i, defined in enumerate(self.facts.definition_column("name")):
+                self._by_name.setdefault(defined, []).append(i)
         return self._by_name.get(name, [])
+
+    def parameters(self, scope: int) -> tuple[int, ...]:
+        """The parameters bound in function scope ``scope``, in order (definition indices)."""
+        if self._params is None:
+            params: dict[int, list[int]] = {}
+            column = self.facts.definition_column
+            for i, (kind, bound_in) in enumerate(zip(column("kind"), column("scope"))):
+                if kind == "parameter":
+                    params.setdefault(bound_in, []).append(i)
+            self._params = {scope: tuple(indices) for scope, indices in params.items()}
+        return self._params.get(scope, ())
 
     def first_parameter(self, scope: int) -> int | None:
         """The first parameter bound in function scope ``scope`` (``self`` of a method)."""
-        if self._first_params is None:
-            self._first_params = {}
-            for i, d in enumerate(self.facts.definitions):
-                if d.kind == "parameter":
-                    self._first_params.setdefault(d.scope, i)
-        return self._first_params.get(scope)
+        params = self.parameters(scope)
+        return params[0] if params else None
 
 
 class Recording:

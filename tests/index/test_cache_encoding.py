@@ -18,7 +18,8 @@ import msgpack
 import pytest
 
 from jupyter_codetrace import Project
-from jupyter_codetrace.facts import Definition, Export, FileFacts, Import, Reference, Scope, StoredReferences
+from jupyter_codetrace.facts import (Definition, Export, FileFacts, Import, Reference, Scope, StoredDefinitions,
+                                     StoredReferences)
 from jupyter_codetrace.index.encoding import DecodeError, decode, encode
 
 FIXTURES_DIR = Path(__file__).resolve().parents[2] / "fixtures"
@@ -40,8 +41,15 @@ def _round_trips(root: Path, cache: Path) -> dict[str, FileFacts]:
             assert loaded is not fresh
             assert loaded == fresh, path
             for name in LIST_FIELDS:
-                if name != "references":
+                if name not in ("references", "definitions"):
                     assert type(getattr(loaded, name)) is list, (path, name)
+            # a stored file's definitions: made when asked for, columns read without making them
+            if fresh.definitions:
+                assert type(loaded.definitions) is StoredDefinitions
+                for column in ("name", "kind", "scope", "container", "start_byte", "end_byte", "qualifier"):
+                    assert list(loaded.definition_column(column)) == fresh.definition_column(column)
+                assert loaded.definitions[1:4] == fresh.definitions[1:4]
+                assert list(loaded.definitions) == fresh.definitions
             # a stored file's references: columns, each Reference made when asked for
             assert type(loaded.references) is StoredReferences
             assert list(loaded.references) == fresh.references and len(loaded.references) == len(fresh.references)
@@ -280,6 +288,13 @@ def test_malformed_blobs_are_refused(blob: bytes):
     _handmade().to_rows()[:2] + (((1, 2, 3),),) + _handmade().to_rows()[3:],             # a short definition row
     _handmade().to_rows()[:3] + ((("x",) * 20,),) + _handmade().to_rows()[4:],          # a long reference row
     _handmade().to_rows()[:6] + ((5,),) + _handmade().to_rows()[7:],                     # a scope row not a row
+    _handmade().to_rows()[:2] + (((7,) + _handmade().to_rows()[2][0][1:],),) + _handmade().to_rows()[3:],  # a name not a string
+    _handmade().to_rows()[:2] + ((_handmade().to_rows()[2][0][:1] + (None,) + _handmade().to_rows()[2][0][2:],),)
+    + _handmade().to_rows()[3:],                                                          # a kind not a string
+    _handmade().to_rows()[:2] + ((_handmade().to_rows()[2][0][:2] + ("3",) + _handmade().to_rows()[2][0][3:],),)
+    + _handmade().to_rows()[3:],                                                          # a line not a number
+    _handmade().to_rows()[:2] + ((_handmade().to_rows()[2][0][:7] + (2**70,) + _handmade().to_rows()[2][0][8:],),)
+    + _handmade().to_rows()[3:],                                                          # an offset out of range
 ])
 def test_rows_of_the_wrong_shape_are_refused(rows):
     with pytest.raises((TypeError, ValueError)):
@@ -318,6 +333,25 @@ def test_references_stay_encoded_until_first_read():
     assert [i for i, made in enumerate(stored._made) if made is not None] == [1]   # only the one asked for
     assert list(again.references) == facts.references and again.to_rows() == facts.to_rows()
     assert pickle.loads(pickle.dumps(again)) == facts
+
+
+def test_definitions_are_made_when_first_asked_for():
+    facts = _handmade()
+    count = len(facts.definitions)
+    assert count >= 2
+    again = FileFacts.from_rows(decode(encode(facts.to_rows())))
+    stored = again.definitions
+    assert type(stored) is StoredDefinitions and len(stored) == count
+    for column in ("name", "kind", "scope", "container", "own_scope", "end_byte", "qualifier", "modifiers"):
+        assert list(again.definition_column(column)) == [getattr(d, column) for d in facts.definitions]
+    assert stored._made == [None] * count and again.to_rows() == facts.to_rows()   # columns make none
+    assert stored[1] == facts.definitions[1] and stored[1] is stored[1]
+    assert [i for i, made in enumerate(stored._made) if made is not None] == [1]   # only the one asked for
+    assert list(stored) == facts.definitions and stored[1:] == facts.definitions[1:]
+    assert type(stored[0].line) is int and type(stored[0].modifiers) is tuple
+    assert again.to_rows() == facts.to_rows() and again == facts
+    assert pickle.loads(pickle.dumps(again)) == facts
+    assert type(pickle.loads(pickle.dumps(again)).definitions) is StoredDefinitions
 
 
 @pytest.mark.parametrize("encoded", [
