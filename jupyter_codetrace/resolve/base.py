@@ -100,6 +100,31 @@ class InferredType:
     symbol: Symbol | None = None
 
 
+class TablesByKey:
+    """key -> the table ``make`` makes of the items grouped under that key, made when first asked
+    for (``get``, as of a dict); the group is let go once its table is made."""
+
+    __slots__ = ("_groups", "_tables", "_make")
+
+    def __init__(self, groups: dict, make):
+        self._groups, self._tables, self._make = groups, {}, make
+
+    def get(self, key, default=None):
+        table = self._tables.get(key)
+        if table is None:
+            group = self._groups.pop(key, None)
+            if group is None:
+                return default
+            table = self._tables[key] = self._make(group)
+        return table
+
+    def make_all(self) -> None:
+        """Every table made now; the maker (and what it holds) let go."""
+        for key in list(self._groups):
+            self.get(key)
+        self._make = None
+
+
 class FileView:
     """A file's facts with the lookup tables resolution needs, built once per generation."""
 
@@ -108,23 +133,30 @@ class FileView:
 
     def __init__(self, facts: FileFacts, spec: LanguageSpec):
         self.facts, self.spec = facts, spec
-        bindings: dict[int, dict[str, list | tuple]] = {}
-        members: dict[int, dict[str, list[int] | tuple[int, ...]]] = {}
-        # read as columns: a stored file's definitions are made only when asked for (StoredDefinitions)
+        # Read as columns (a stored file's definitions are made only when asked for), and only
+        # grouped here: the table of a scope's names (``bindings``) or of a type's members
+        # (``members``) is made when first asked for. An answer looks into a few scopes of the
+        # files it reads; making every table of a 2,000-definition file was 5 ms of its load.
         column = facts.definition_column
         names, kinds, scopes, containers = column("name"), column("kind"), column("scope"), column("container")
-        for i, (name, kind, scope, container, start, end) in enumerate(
-                zip(names, kinds, scopes, containers, column("start_byte"), column("end_byte"))):
+        by_scope: dict[int, list] = {}
+        by_container: dict[int, list[int]] = {}
+        for i, (kind, scope, container) in enumerate(zip(kinds, scopes, containers)):
             if scope >= 0:
-                # A variable's own value cannot see it (`x = x + 1` reads the previous x).
-                blind_until = end if kind in _VALUE_KINDS else -1
-                bindings.setdefault(scope, {}).setdefault(name, []).append((start, "d", i, blind_until))
+                by_scope.setdefault(scope, []).append(i)
             if container >= 0 and kind != "parameter":
-                members.setdefault(container, {}).setdefault(name, []).append(i)
+                by_container.setdefault(container, []).append(i)
+        stars: dict[int, list[int]] = {}
+        for j, imp in enumerate(facts.imports):
+            if imp.kind == "star":
+                stars.setdefault(imp.scope, []).append(j)
+            elif imp.local:
+                by_scope.setdefault(imp.scope, []).append((imp.local, (imp.start_byte, "i", j, -1)))
+        starts, ends = column("start_byte"), column("end_byte")
         if spec.namespace_members_visible:
             # C++: a namespace's members are also seen from around it (and from other
             # files through `#include`), as the namespace is reopened wherever it is used.
-            own_scopes, starts = column("own_scope"), column("start_byte")
+            own_scopes = column("own_scope")
             for i, name in enumerate(names):
                 inner = i
                 while containers[inner] >= 0 and scopes[inner] >= 0:
@@ -132,23 +164,40 @@ class FileView:
                     if kinds[outer] not in ("namespace", "module") or own_scopes[outer] != scopes[inner] \
                             or scopes[outer] < 0:
                         break
-                    bindings.setdefault(scopes[outer], {}).setdefault(name, []).append((starts[i], "d", i, -1))
+                    by_scope.setdefault(scopes[outer], []).append((name, (starts[i], "d", i, -1)))
                     inner = outer
-        stars: dict[int, list[int]] = {}
-        for j, imp in enumerate(facts.imports):
-            if imp.kind == "star":
-                stars.setdefault(imp.scope, []).append(j)
-            elif imp.local:
-                bindings.setdefault(imp.scope, {}).setdefault(imp.local, []).append((imp.start_byte, "i", j, -1))
-        # Kept as tuples, never changed: a list made by appending holds room for four (a name is
-        # mostly bound once), 40 bytes more for each of the stdlib's 570k tables.
-        for table in bindings.values():
-            for name, entries in table.items():
-                table[name] = tuple(sorted(entries))
-        for table in members.values():
-            for name, indices in table.items():
-                table[name] = tuple(indices)
-        self.bindings, self.stars, self.members = bindings, stars, members
+
+        def bindings_of(group: list) -> dict[str, tuple]:
+            table: dict[str, list] = {}
+            for i in group:
+                if type(i) is tuple:   # an import's local name, a namespace member seen around it
+                    name, entry = i
+                else:
+                    # A variable's own value cannot see it (`x = x + 1` reads the previous x).
+                    name, entry = names[i], (starts[i], "d", i, ends[i] if kinds[i] in _VALUE_KINDS else -1)
+                entries = table.get(name)
+                if entries is None:
+                    table[name] = [entry]
+                else:
+                    entries.append(entry)
+            # Kept as tuples, never changed: a list made by appending holds room for four (a name
+            # is mostly bound once), 40 bytes more for each of the stdlib's 570k tables.
+            return {name: tuple(sorted(entries)) for name, entries in table.items()}
+
+        def members_of(group: list[int]) -> dict[str, tuple[int, ...]]:
+            table: dict[str, list[int]] = {}
+            for i in group:
+                table.setdefault(names[i], []).append(i)
+            return {name: tuple(indices) for name, indices in table.items()}
+
+        self.bindings = TablesByKey(by_scope, bindings_of)
+        self.members = TablesByKey(by_container, members_of)
+        if type(facts.definitions) is list:
+            # facts extracted here: their columns were made for this view alone, and kept by
+            # the tables' makers they would double the definitions' memory; made now instead
+            self.bindings.make_all()
+            self.members.make_all()
+        self.stars = stars
         self.extensions = [i for i, qualifier in enumerate(column("qualifier")) if qualifier]
         self._ref_starts: list[int] | None = None
         self._by_name: dict[str, list[int]] | None = None
