@@ -319,15 +319,15 @@ class StoredDefinitions(Sequence):
         return len(self._made)
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self._made)))]
-        made = self._made[index]
+        made = self._made[index]   # (resolution asks for a definition ten times for each made: this first)
         if made is None:
             made = self._made[index] = Definition(*[column[index] for column in self._columns])
+        elif type(made) is list:   # a slice
+            return [self[i] for i in range(*index.indices(len(self._made)))]
         return made
 
     def __iter__(self):
-        return map(self.__getitem__, range(len(self._made)))
+        return _made_all(self)
 
     def column(self, field: str) -> Sequence:
         """One field of every definition, in order, without making them."""
@@ -344,6 +344,15 @@ class StoredDefinitions(Sequence):
 
     def __reduce__(self):
         return StoredDefinitions, (self.to_rows(),)
+
+
+def _made_all(stored: "StoredDefinitions | StoredReferences"):
+    """An iterator over every fact of ``stored``, those not made yet made first (an iteration
+    reads them all: then the list's own iterator, not a call per item)."""
+    made = stored._made
+    for i in [i for i, fact in enumerate(made) if fact is None]:   # (`None in made` would call __eq__)
+        stored[i]
+    return iter(made)
 
 
 _DEFINITION_FIELD = {name: i for i, name in enumerate(Definition.__slots__)}
@@ -402,17 +411,17 @@ class StoredReferences(Sequence):
         return len(self.names)
 
     def __getitem__(self, index):
-        if isinstance(index, slice):
-            return [self[i] for i in range(*index.indices(len(self.names)))]
-        made = self._made[index]
+        made = self._made[index]   # (resolution asks for a reference ten times for each made: this first)
         if made is None:
             made = self._made[index] = Reference(
                 self.names[index], self.lines[index], self.columns[index], self.starts[index], self.usages[index],
                 self.scopes[index], self.containers[index], self.receivers[index], self.new[index])
+        elif type(made) is list:   # a slice
+            return [self[i] for i in range(*index.indices(len(self.names)))]
         return made
 
     def __iter__(self):
-        return map(self.__getitem__, range(len(self.names)))
+        return _made_all(self)
 
     def __eq__(self, other) -> bool:
         return isinstance(other, (list, StoredReferences)) and len(other) == len(self) and all(
