@@ -207,11 +207,13 @@ class CodetraceLanguageServer(LanguageServer):
         lines = cache.get(uri)
         if lines is None:
             document = self.workspace.text_documents.get(uri)
+            # Split at "\n" only, as the engine's lines are counted (and the protocol's: a form
+            # feed or U+2028 is no line break to either, where str.splitlines breaks at them)
             if document is not None:
-                lines = document.lines
+                lines = document.source.split("\n")
             else:
                 try:
-                    lines = Path(uris.to_fs_path(uri)).read_text(encoding="utf-8", errors="replace").splitlines()
+                    lines = Path(uris.to_fs_path(uri)).read_text(encoding="utf-8", errors="replace").split("\n")
                 except (OSError, TypeError, ValueError):
                     lines = []
             cache[uri] = lines

@@ -187,6 +187,29 @@ def test_unsaved_edits_are_answered_from_the_buffer(copy_fixture):
         s.close()
 
 
+def test_lines_below_a_form_feed(tmp_path):
+    """A page break (form feed) on its own line, and one inside a string, break no line: the
+    ranges of an answer below them are on the lines the client counts."""
+    root = tmp_path / "repo"
+    root.mkdir()
+    (root / "pages.py").write_text('import os\n\x0c\ndef first():\n    return "a\x0cb"\n\n\n'
+                                   'def second():\n    return first()\n', encoding="utf-8")
+    s = Session(root, env={"CODETRACE_CACHE_DIR": str(tmp_path / "cache")})
+    try:
+        s.initialize()
+        uri = s.uri("pages.py")
+        found = s.run(s.client.text_document_definition_async(
+            lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(7, 12))))
+        assert [where(x) for x in found] == [(uri, 2, 4, 2, 9)]
+        s.client.text_document_did_open(lsp.DidOpenTextDocumentParams(lsp.TextDocumentItem(
+            uri=uri, language_id="python", version=1, text=(root / "pages.py").read_text(encoding="utf-8"))))
+        found = s.run(s.client.text_document_definition_async(
+            lsp.DefinitionParams(lsp.TextDocumentIdentifier(uri), lsp.Position(7, 12))))
+        assert [where(x) for x in found] == [(uri, 2, 4, 2, 9)]
+    finally:
+        s.close()
+
+
 def test_a_request_during_the_first_index_waits_for_it(tmp_path):
     root = tmp_path / "repo"
     shutil.copytree(FIXTURES / "graph_py", root)
