@@ -34,7 +34,8 @@ from pathlib import Path
 sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from jupyter_codetrace import Project  # noqa: E402
-from jupyter_codetrace.facts import Definition, Export, FileFacts, Import, Reference, Scope  # noqa: E402
+from jupyter_codetrace.facts import (Export, FileFacts, Import, Scope, StoredReferences,  # noqa: E402
+                                     _definitions_from_columns)
 from jupyter_codetrace.index.encoding import decode, encode, gc_paused  # noqa: E402
 from jupyter_codetrace.index.store import checksum  # noqa: E402
 
@@ -71,10 +72,11 @@ def pickle_decode(blob: bytes):
 
 
 def pickle_from_rows(rows: tuple) -> FileFacts:
-    """FileFacts.from_rows as it was beside the pickles: no shape checks, lists came back as lists."""
+    """FileFacts.from_rows as it was beside the pickles: no shape checks, every fact made at once
+    (the definitions' and references' columns, as the cache holds them now, made into objects)."""
     (path, language, defs, refs, imps, exps, scopes, all_names, line_count, has_errors,
      warnings, cells, indirect, arguments, item_writes, iterations, narrowings, shorthand) = rows
-    return FileFacts(path, language, [Definition(*r) for r in defs], [Reference(*r) for r in refs],
+    return FileFacts(path, language, list(_definitions_from_columns(defs)), list(StoredReferences(refs)),
                      [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
                      all_names, line_count, has_errors, warnings, cells, indirect, arguments, item_writes,
                      iterations, narrowings, shorthand)

@@ -21,7 +21,7 @@ import zlib
 
 import msgpack
 
-__all__ = ["encode", "encode_chunks", "array_length", "decode", "DecodeError", "gc_paused", "freeze_long_lived"]
+__all__ = ["encode", "encode_chunks", "leading_count", "decode", "DecodeError", "gc_paused", "freeze_long_lived"]
 
 # zlib level 1: 42 % of the bytes for ~8 % of the load time (bench/cache_encoding.py)
 _LEVEL = 1
@@ -83,19 +83,17 @@ def encode_chunks(value, size: int = 1 << 20, depth: int = 3):
         yield bytes(pending)
 
 
-def array_length(blob: bytes) -> int:
-    """How many items the array ``encode(…, compress=False)`` wrote holds, read from its header
-    alone (-1 for a blob that does not start with one)."""
-    if not blob:
+def leading_count(blob: bytes) -> int:
+    """The first item of the array ``encode(…, compress=False)`` wrote, when it is an integer (a
+    count written ahead of what it counts), read without the rest; -1 for anything else."""
+    unpacker = msgpack.Unpacker(raw=False, max_buffer_size=len(blob) or 1)
+    try:
+        unpacker.feed(blob)
+        unpacker.read_array_header()
+        count = unpacker.unpack()
+    except (ValueError, TypeError, msgpack.UnpackException, msgpack.OutOfData):
         return -1
-    head = blob[0]
-    if 0x90 <= head <= 0x9F:   # msgpack fixarray: up to 15 items
-        return head & 0x0F
-    if head == 0xDC and len(blob) >= 3:   # array 16
-        return int.from_bytes(blob[1:3], "big")
-    if head == 0xDD and len(blob) >= 5:   # array 32
-        return int.from_bytes(blob[1:5], "big")
-    return -1
+    return count if type(count) is int else -1
 
 
 def decode(blob: bytes, compressed: bool = True):

@@ -281,20 +281,29 @@ def test_malformed_blobs_are_refused(blob: bytes):
         decode(blob)
 
 
+def _with_definition_column(index: int, change) -> tuple:
+    """The handmade file's rows with one column of its definitions changed."""
+    rows = _handmade().to_rows()
+    columns = list(rows[2])
+    columns[index] = change(columns[index])
+    return rows[:2] + (tuple(columns),) + rows[3:]
+
+
 @pytest.mark.parametrize("rows", [
     (), ("a.py",), ("a.py", "python", (), (), (), (), ()),                              # too few parts
     _handmade().to_rows() + (1,),                                                       # too many
     (7,) + _handmade().to_rows()[1:],                                                   # path not a string
-    _handmade().to_rows()[:2] + (((1, 2, 3),),) + _handmade().to_rows()[3:],             # a short definition row
+    _handmade().to_rows()[:2] + (((1, 2, 3),),) + _handmade().to_rows()[3:],             # definitions as rows
     _handmade().to_rows()[:3] + ((("x",) * 20,),) + _handmade().to_rows()[4:],          # a long reference row
     _handmade().to_rows()[:6] + ((5,),) + _handmade().to_rows()[7:],                     # a scope row not a row
-    _handmade().to_rows()[:2] + (((7,) + _handmade().to_rows()[2][0][1:],),) + _handmade().to_rows()[3:],  # a name not a string
-    _handmade().to_rows()[:2] + ((_handmade().to_rows()[2][0][:1] + (None,) + _handmade().to_rows()[2][0][2:],),)
-    + _handmade().to_rows()[3:],                                                          # a kind not a string
-    _handmade().to_rows()[:2] + ((_handmade().to_rows()[2][0][:2] + ("3",) + _handmade().to_rows()[2][0][3:],),)
-    + _handmade().to_rows()[3:],                                                          # a line not a number
-    _handmade().to_rows()[:2] + ((_handmade().to_rows()[2][0][:7] + (2**70,) + _handmade().to_rows()[2][0][8:],),)
-    + _handmade().to_rows()[3:],                                                          # an offset out of range
+    _with_definition_column(0, lambda names: (7,) + names[1:]),                           # a name not a string
+    _with_definition_column(1, lambda kinds: (None,) + kinds[1:]),                       # a kind not a string
+    _with_definition_column(2, lambda lines: (3, 4)),                                    # lines not packed
+    _with_definition_column(2, lambda lines: b"x" + lines[1:]),                          # an unknown type code
+    _with_definition_column(2, lambda lines: lines + b"\x01"),                           # not a whole number of items
+    _with_definition_column(2, lambda lines: lines + lines[1:]),                         # more lines than names
+    _with_definition_column(20, lambda column: column[:-1]),                             # a column short of one
+    _handmade().to_rows()[:2] + (_handmade().to_rows()[2][:-1],) + _handmade().to_rows()[3:],  # a column missing
 ])
 def test_rows_of_the_wrong_shape_are_refused(rows):
     with pytest.raises((TypeError, ValueError)):
@@ -356,10 +365,25 @@ def test_definitions_are_made_when_first_asked_for():
 
 @pytest.mark.parametrize("encoded", [
     encode([(1, 2)], compress=False), encode((1, 2), compress=False), b"\xc1",
-    encode([("x", 10**30, 1, 0, "read", 0, -1, False, False)], compress=False),    # a line out of range
-    encode([("x", "1", 1, 0, "read", 0, -1, False, False)], compress=False)])      # a line not a number
+    encode([("x", 10**30, 1, 0, "read", 0, -1, False, False)], compress=False),    # rows, not columns
+    encode((1, ("x",), (1,), b"i\x01\x00\x00\x00", b"i\x00\x00\x00\x00", ("read",), b"i\x00\x00\x00\x00",
+            b"i\xff\xff\xff\xff", (None,), (False,)), compress=False),                  # a line not packed
+    encode((2, ("x",), b"i\x01\x00\x00\x00", b"i\x01\x00\x00\x00", b"i\x00\x00\x00\x00", ("read",),
+            b"i\x00\x00\x00\x00", b"i\xff\xff\xff\xff", (None,), (False,)), compress=False),  # a count not theirs
+    encode((1, ("x",), b"q\x01", b"i\x01\x00\x00\x00", b"i\x00\x00\x00\x00", ("read",),
+            b"i\x00\x00\x00\x00", b"i\xff\xff\xff\xff", (None,), (False,)), compress=False)])  # a part of a number
 def test_references_of_the_wrong_shape_are_refused_when_read(encoded):
     rows = _handmade().to_rows()
     facts = FileFacts.from_rows(rows[:3] + (encoded,) + rows[4:])
     with pytest.raises((TypeError, ValueError)):
         facts.references
+
+
+def test_well_formed_reference_columns_are_read():
+    """The hostile columns above differ from these in one place each."""
+    blob = encode((1, ("x",), b"i\x01\x00\x00\x00", b"i\x01\x00\x00\x00", b"i\x00\x00\x00\x00", ("read",),
+                   b"i\x00\x00\x00\x00", b"i\xff\xff\xff\xff", (None,), (False,)), compress=False)
+    rows = _handmade().to_rows()
+    facts = FileFacts.from_rows(rows[:3] + (blob,) + rows[4:])
+    assert facts.reference_count == 1
+    assert list(facts.references) == [Reference("x", 1, 1, 0, "read", 0, -1, None, False)]
