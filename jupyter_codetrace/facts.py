@@ -286,9 +286,33 @@ def _row(obj) -> tuple:
     return _FIELDS[type(obj)](obj)
 
 
-class StoredDefinitions(Sequence):
-    """A stored file's definitions, read from their rows into one column per field; each
-    ``Definition`` made when first asked for.
+class _StoredFacts(Sequence):
+    """What ``StoredDefinitions`` and ``StoredReferences`` share: a list of facts made when first
+    asked for (``_made``, None until then), equal to the list of them."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __iter__(self):
+        """Every fact, those not made yet made first (an iteration reads them all): then the
+        list's own iterator, not a call per item."""
+        made = self._made
+        for i in [i for i, fact in enumerate(made) if fact is None]:   # (`None in made` would call __eq__)
+            self[i]
+        return iter(made)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, type(self))) and len(other) == len(self) and all(
+            a == b for a, b in zip(self, other))
+
+    __hash__ = None
+
+
+class StoredDefinitions(_StoredFacts):
+    """A stored file's definitions, read from the cache's columns (``definition_columns``);
+    each ``Definition`` made when first asked for.
 
     A file is loaded for a few of its definitions (the one a name is bound to, a class's
     members, a function's parameters), yet making all of them was the largest part of loading
@@ -309,9 +333,6 @@ class StoredDefinitions(Sequence):
         self._columns = tuple(columns)
         self._made: list[Definition | None] = [None] * len(columns[0])
 
-    def __len__(self) -> int:
-        return len(self._made)
-
     def __getitem__(self, index):
         made = self._made[index]   # (resolution asks for a definition ten times for each made: this first)
         if made is None:
@@ -319,9 +340,6 @@ class StoredDefinitions(Sequence):
         elif type(made) is list:   # a slice
             return [self[i] for i in range(*index.indices(len(self._made)))]
         return made
-
-    def __iter__(self):
-        return _made_all(self)
 
     def column(self, field: str) -> Sequence:
         """One field of every definition, in order, without making them."""
@@ -331,23 +349,8 @@ class StoredDefinitions(Sequence):
         """Every field's column, in ``Definition``'s order (numbers in arrays)."""
         return self._columns
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, (list, StoredDefinitions)) and len(other) == len(self) and all(
-            a == b for a, b in zip(self, other))
-
-    __hash__ = None
-
     def __reduce__(self):
         return StoredDefinitions, (self._columns,)
-
-
-def _made_all(stored: "StoredDefinitions | StoredReferences"):
-    """An iterator over every fact of ``stored``, those not made yet made first (an iteration
-    reads them all: then the list's own iterator, not a call per item)."""
-    made = stored._made
-    for i in [i for i, fact in enumerate(made) if fact is None]:   # (`None in made` would call __eq__)
-        stored[i]
-    return iter(made)
 
 
 _DEFINITION_FIELD = {name: i for i, name in enumerate(Definition.__slots__)}
@@ -440,8 +443,8 @@ def _reference_columns(blob: bytes) -> tuple:
     return tuple(columns)
 
 
-class StoredReferences(Sequence):
-    """A stored file's references, read from their rows into one column per field; each
+class StoredReferences(_StoredFacts):
+    """A stored file's references, read from the cache's columns (``reference_blob``); each
     ``Reference`` is made when first asked for.
 
     A file is loaded to resolve a few of its references — those of one name (find_references of
@@ -451,7 +454,7 @@ class StoredReferences(Sequence):
     1.1M). Columns hold them in ~12 objects a file: names and usages interned (a few thousand
     distinct ones in a project), numbers in arrays; ``FileFacts.reference_column`` reads one as
     it is (the names searched for one, the lines bisected for a position). Like the list it
-    stands for, it is not changed once made; its encoded rows are kept for ``to_rows`` (the
+    stands for, it is not changed once made; its encoded columns are kept for ``to_rows`` (the
     cache's blob, unchanged)."""
 
     __slots__ = ("blob", "names", "lines", "columns", "starts", "usages", "scopes", "containers",
@@ -471,9 +474,6 @@ class StoredReferences(Sequence):
         return list(zip(self.names, self.lines, self.columns, self.starts, self.usages, self.scopes,
                         self.containers, self.receivers, self.new))
 
-    def __len__(self) -> int:
-        return len(self.names)
-
     def __getitem__(self, index):
         made = self._made[index]   # (resolution asks for a reference ten times for each made: this first)
         if made is None:
@@ -483,15 +483,6 @@ class StoredReferences(Sequence):
         elif type(made) is list:   # a slice
             return [self[i] for i in range(*index.indices(len(self.names)))]
         return made
-
-    def __iter__(self):
-        return _made_all(self)
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, (list, StoredReferences)) and len(other) == len(self) and all(
-            a == b for a, b in zip(self, other))
-
-    __hash__ = None
 
     def __reduce__(self):
         return _stored_references, (self.blob,)
