@@ -112,10 +112,12 @@ class TablesByKey:
     def get(self, key, default=None):
         table = self._tables.get(key)
         if table is None:
-            group = self._groups.pop(key, None)
+            group = self._groups.get(key)
             if group is None:
                 return default
             table = self._tables[key] = self._make(group)
+            # let go only once the table is there: another reader finds one or the other
+            self._groups.pop(key, None)
         return table
 
     def make_all(self) -> None:
