@@ -355,7 +355,7 @@ class StoredDefinitions(_StoredFacts):
 
 _DEFINITION_FIELD = {name: i for i, name in enumerate(Definition.__slots__)}
 # the fields held in arrays: every one an integer in every definition
-_DEFINITION_NUMBERS = tuple(_DEFINITION_FIELD[name] for name in (
+_DEFINITION_NUMBERS = frozenset(_DEFINITION_FIELD[name] for name in (
     "line", "column", "end_line", "end_column", "start_line", "start_byte", "end_byte", "name_byte", "scope",
     "own_scope", "container"))
 
@@ -366,13 +366,8 @@ def definition_columns(definitions) -> tuple:
     Read back whole (``_unpacked``), not value by value: loading a file's definitions was mostly
     making one tuple per definition and one object per field (a 2,000-definition file: 4.5 ms
     of msgpack, then 4 ms to turn its rows into columns)."""
-    if type(definitions) is StoredDefinitions:
-        columns = definitions.columns()
-    elif definitions:
-        columns = tuple(zip(*map(_FIELDS[Definition], definitions)))
-    else:
-        columns = ((),) * _WIDTH[Definition]
-    return tuple(_packed(column) if i in _NUMBER_COLUMNS else tuple(column) for i, column in enumerate(columns))
+    columns = definitions.columns() if type(definitions) is StoredDefinitions else _columns_of(definitions, Definition)
+    return _packed_columns(columns, _DEFINITION_NUMBERS)
 
 
 def _definitions_from_columns(columns) -> "StoredDefinitions | list":
@@ -381,16 +376,27 @@ def _definitions_from_columns(columns) -> "StoredDefinitions | list":
     if type(columns) is not tuple or len(columns) != _WIDTH[Definition]:
         raise ValueError("definitions of another shape")
     count = len(columns[0]) if type(columns[0]) is tuple else -1
-    decoded = []
-    for i, column in enumerate(columns):
-        column = _unpacked(column) if i in _NUMBER_COLUMNS else column
-        if type(column) not in (tuple, array) or len(column) != count:
-            raise ValueError("definition columns of unequal lengths")
-        decoded.append(column)
-    return StoredDefinitions(tuple(decoded)) if count else []
+    return StoredDefinitions(_unpacked_columns(columns, _DEFINITION_NUMBERS, count)) if count else []
 
 
-_NUMBER_COLUMNS = frozenset(_DEFINITION_NUMBERS)
+def _columns_of(facts: list, kind: type) -> tuple:
+    """Each field of ``kind`` over ``facts``, in the order of its fields."""
+    return tuple(zip(*map(_FIELDS[kind], facts))) if facts else ((),) * _WIDTH[kind]
+
+
+def _packed_columns(columns, numbers: frozenset) -> tuple:
+    """Columns as the cache holds them: those at ``numbers`` packed (``_packed``), the others tuples."""
+    return tuple(_packed(column) if i in numbers else tuple(column) for i, column in enumerate(columns))
+
+
+def _unpacked_columns(columns, numbers: frozenset, count: int) -> tuple:
+    """The inverse of ``_packed_columns``, each column checked to hold ``count`` items."""
+    columns = tuple(_unpacked(column) if i in numbers else column for i, column in enumerate(columns))
+    if any(type(column) not in (tuple, array) or len(column) != count for column in columns):
+        raise ValueError("fact columns of unequal lengths")
+    return columns
+
+
 _REFERENCE_NUMBERS = frozenset(Reference.__slots__.index(name)
                                for name in ("line", "column", "start_byte", "scope", "container"))
 _BIG_ENDIAN = sys.byteorder == "big"
@@ -425,9 +431,8 @@ def reference_blob(references) -> bytes:
     the file's facts until first read (``StoredReferences``)."""
     if type(references) is StoredReferences:
         return references.blob
-    columns = tuple(zip(*map(_FIELDS[Reference], references))) if references else ((),) * _WIDTH[Reference]
-    return encode((len(references),) + tuple(_packed(column) if i in _REFERENCE_NUMBERS else tuple(column)
-                                             for i, column in enumerate(columns)), compress=False)
+    return encode((len(references),) + _packed_columns(_columns_of(references, Reference), _REFERENCE_NUMBERS),
+                  compress=False)
 
 
 def _reference_columns(blob: bytes) -> tuple:
@@ -437,10 +442,7 @@ def _reference_columns(blob: bytes) -> tuple:
     value = decode(blob, compressed=False)
     if type(value) is not tuple or len(value) != _WIDTH[Reference] + 1 or type(value[0]) is not int:
         raise ValueError("references of another shape")
-    columns = [_unpacked(column) if i in _REFERENCE_NUMBERS else column for i, column in enumerate(value[1:])]
-    if any(type(column) not in (tuple, array) or len(column) != value[0] for column in columns):
-        raise ValueError("reference columns of unequal lengths")
-    return tuple(columns)
+    return _unpacked_columns(value[1:], _REFERENCE_NUMBERS, value[0])
 
 
 class StoredReferences(_StoredFacts):
