@@ -294,9 +294,13 @@ class CodeGraph:
         #   its calls pass other arguments, the readers that went through the files naming a name
         #   it names (its callees' parameters);
         # - else: every reader, and the lookups of the names it gains or loses.
-        # What it named before is known from the summaries of the last update (not after a
-        # restart: then all it names now stands for it, and the rule above is not applied).
+        # What it named before is known from the summaries of the last update; in a new process,
+        # from what the store kept of each file with its part (a file without: all it names now
+        # stands for it, and the rule above is not applied to it).
         seen = self._summaries if self._summaries is not None and resolver._summaries is not None else None
+        if seen is None and resolver._summaries is not None and self.store is not None and self._hashes:
+            then = {p: self._hashes[p] for p in (*changed, *gone) if p in self._hashes}
+            seen = {p: _NamedThen(names) for p, names in self.store.used_names(then).items()} if then else {}
         now = resolver._summaries or {}
         touched = set(gone)
         at_end: dict[str, tuple[frozenset[str], frozenset[str]]] = {}   # path -> (names added or removed, "*used:" reads)
@@ -402,7 +406,7 @@ class CodeGraph:
                 made.append(fg)
                 self._hashes[path] = current[path]
                 if early and len(made) >= _SAVE_EVERY:
-                    self.store.save(made, current, [])
+                    self.store.save(made, current, [], _used_blobs(resolver, made, current))
                     made.clear()
         for path, lines in sorted(moved.items()):
             fg = self._moved_part(resolver, path, lines)
@@ -421,8 +425,8 @@ class CodeGraph:
         self._summaries = resolver._summaries
         self.last_rebuilt, self.last_in_child = len(redo) + len(moved), False
         if self.store is not None and (redo or moved or gone):
-            self.store.save(made, current,
-                            sorted(set(gone) | {p for p in redo if p not in self.files}))
+            self.store.save(made, current, sorted(set(gone) | {p for p in redo if p not in self.files}),
+                            _used_blobs(resolver, made, current))
         made.clear()   # stored: freed before the snapshot below (its peak is the build's)
         if self.store is not None and (redo or moved or gone or from_parts):
             self._snapshot_due = True
@@ -770,6 +774,28 @@ def _outer_parts(facts) -> list:
     parts += [(e.kind, e.name, e.exported_as, e.module, _token_name(refs, e.value)) for e in facts.exports]
     parts += [(_token_name(refs, c), k, _token_name(refs, v), spread) for c, k, v, spread in facts.item_writes]
     return parts
+
+
+class _NamedThen:
+    """What a file named when its part was made, as the store kept it: in a new process, the
+    stand-in for the index's summary of the last update (``_update`` reads its ``used``)."""
+
+    __slots__ = ("used",)
+
+    def __init__(self, used: frozenset[str]):
+        self.used = used
+
+
+def _used_blobs(resolver: Resolver, parts: list, current: dict[str, str]) -> dict[str, bytes]:
+    """path -> the names each part's file uses, for the store (``GraphStore.save``): from the
+    index's summary of the file at the digest the part was made from."""
+    summaries = resolver._summaries or {}
+    blobs = {}
+    for fg in parts:
+        summary = summaries.get(fg.path)
+        if summary is not None and summary.record.digest == current.get(fg.path):
+            blobs[fg.path] = summary.used_blob()
+    return blobs
 
 
 def _at_the_end(resolver: Resolver, path: str, before: tuple, now: tuple, replaced,

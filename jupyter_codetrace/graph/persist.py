@@ -108,7 +108,13 @@ class GraphStore(SideStore):
     COLUMNS = "path TEXT PRIMARY KEY, digest TEXT NOT NULL, blob BLOB NOT NULL, sum BLOB NOT NULL"
     # The snapshot in pieces of ~1 MB (rows 1…n) and its seal (row 0): written as one blob, SQLite
     # held twice its size (57 MB for the stdlib's 28 MB) until the write ended, at the peak of a build.
-    MORE_TABLES = (("snapshot_pieces", "id INTEGER PRIMARY KEY, blob BLOB NOT NULL"),)
+    # The names each file used when its part was made (a blob of sorted names, at that digest): a
+    # new process finds a file changed since and needs what it named then, as an update within one
+    # process has it from the index (graph/build.py ``_update``), to redo only the files a change
+    # can reach: without them, every reader of every name the file names was redone (a function
+    # appended to argparse.py: 108 files, 22 s, where one process redoes 1).
+    MORE_TABLES = (("snapshot_pieces", "id INTEGER PRIMARY KEY, blob BLOB NOT NULL"),
+                   ("used_names", "path TEXT PRIMARY KEY, digest TEXT NOT NULL, blob BLOB NOT NULL, sum BLOB NOT NULL"))
     DROPPED_TABLES = ("snapshot",)   # the one-row snapshot of earlier versions
 
     def has_snapshot(self) -> bool:
@@ -180,21 +186,52 @@ class GraphStore(SideStore):
                     parts.append((fg, digest))
         return parts
 
-    def save(self, parts: list, digests: dict[str, str], gone: list[str]) -> None:
-        """Store ``parts`` (made from files at ``digests``) and forget the parts of ``gone`` files."""
-        rows = []
+    def save(self, parts: list, digests: dict[str, str], gone: list[str],
+             used: dict[str, bytes] | None = None) -> None:
+        """Store ``parts`` (made from files at ``digests``) with the names each file uses (``used``:
+        path -> the blob of its sorted names, ``_Summary.used_blob``; a part without one has its old row dropped) and
+        forget the parts of ``gone`` files."""
+        rows, named = [], []
+        used = used or {}
         for fg in parts:
             digest = digests.get(fg.path)
             if digest is None:
                 continue
             blob = encode(part_to_rows(fg))
             rows.append((fg.path, digest, blob, _checksum(fg.path, digest, blob)))
+            names = used.get(fg.path)
+            if names is not None:
+                named.append((fg.path, digest, names, _checksum(fg.path, digest, names)))
+        unnamed = [(fg.path,) for fg in parts if fg.path not in used] + [(p,) for p in gone]
 
         def work(db) -> None:
             db.executemany("DELETE FROM parts WHERE path = ?", [(p,) for p in gone])
             db.executemany("INSERT OR REPLACE INTO parts VALUES (?, ?, ?, ?)", rows)
+            db.executemany("DELETE FROM used_names WHERE path = ?", unnamed)
+            db.executemany("INSERT OR REPLACE INTO used_names VALUES (?, ?, ?, ?)", named)
 
         self.write(work)
+
+    def used_names(self, digests: dict[str, str]) -> dict[str, frozenset[str]]:
+        """path -> the names the file used when its part was made, for each of ``digests`` (path ->
+        the digest of that part's file) stored at that digest and whole; the others are left out."""
+        found = {}
+        paths = list(digests)
+        for at in range(0, len(paths), 500):   # (SQLite's bound on a statement's parameters)
+            chunk = paths[at:at + 500]
+            rows = self.read(f"SELECT path, digest, blob, sum FROM used_names WHERE path IN ({','.join('?' * len(chunk))})",
+                             tuple(chunk)) or []
+            for path, digest, blob, expected in rows:
+                if digest != digests.get(path) or not isinstance(blob, bytes) or _checksum(path, digest, blob) != expected:
+                    continue
+                try:
+                    names = decode(blob, compressed=False)
+                except DecodeError:
+                    continue
+                if type(names) is tuple and all(type(n) is str for n in names):
+                    found[path] = frozenset(names)
+        return found
+
 
 
 def store_for(index, libraries) -> GraphStore | None:

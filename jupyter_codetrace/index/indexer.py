@@ -184,6 +184,14 @@ class _Summary:
             self._read_names()
         return self._defined if field == "defined" else self._used
 
+    def used_blob(self) -> bytes:
+        """The names used as a blob of the sorted names, not compressed (as the graph's store
+        keeps them): the one held while still encoded."""
+        held = self.encoded("used")
+        if type(held) is bytes and not _compressed(held):
+            return held
+        return encode(tuple(sorted(self.used)), compress=False)
+
     def _read_names(self) -> None:
         self._stored.read()
         if self._defined is None:   # no longer among the index's summaries (replaced meanwhile)

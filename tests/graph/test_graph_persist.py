@@ -74,6 +74,77 @@ def test_edits_between_processes_redo_what_they_touch(root, tmp_path):
     assert not any("shop/chain.py" in n[0] for n in after[1])
 
 
+def test_a_function_appended_between_processes_redoes_that_file_alone(root, tmp_path):
+    """What a changed file named when its part was made is kept with the part: a new process
+    redoes what one process would (here the file alone: no other file names the new function),
+    not every file that read a name it names."""
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        _graph(first)
+    pricing = root / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text(encoding="utf-8") + "\n\ndef discount(value):\n    return value * 0.9\n",
+                       encoding="utf-8")
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        after = _graph(second)
+        assert _redone(second) == 1
+    assert after == _scratch(root, tmp_path, "scratch")
+    assert any(n[0] == "shop/pricing.py#discount" for n in after[1])
+
+
+def test_a_caller_passing_another_function_between_processes_moves_the_callee_edges(tmp_path):
+    """Value flow across a restart: `apply_all(items, transform)` calls what its callers pass;
+    a caller edited while no process ran (a body edit: same names defined, other names used)
+    redoes the callee's file in the next process, as within one."""
+    root = tmp_path / "py_flow"
+    shutil.copytree(FIXTURE.parent / "py_flow", root)
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        before = first.dependencies_of("shop/handlers.py", "apply_all").to_dict()["edges"]
+        assert any(e["target"] == "shop/handlers.py#on_create" for e in before)
+    main = root / "main.py"
+    main.write_text(main.read_text(encoding="utf-8").replace('apply_all(["a"], on_create)', 'apply_all(["a"], make_pricer)'),
+                    encoding="utf-8")
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        edges = {(e["source"], e["target"]) for e in second.dependencies_of("shop/handlers.py", "apply_all").to_dict()["edges"]}
+        whole = _graph(second)
+        assert _redone(second) < len(second._context.index.files())
+    assert ("shop/handlers.py#apply_all", "shop/handlers.py#make_pricer") in edges
+    assert ("shop/handlers.py#apply_all", "shop/handlers.py#on_create") not in edges
+    assert whole == _scratch(root, tmp_path, "scratch")
+
+
+def test_names_kept_damaged_or_missing_only_cost_time(root, tmp_path):
+    """A changed file whose kept names fail their checksum, are of another shape or are gone is
+    taken to have named all it names now: more files are redone, the graph is the same."""
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        _graph(first)
+    pricing = root / "shop" / "pricing.py"
+    original = pricing.read_text(encoding="utf-8")
+    for n, damage in enumerate((("UPDATE used_names SET sum = ? WHERE path = 'shop/pricing.py'", (b"0" * 12,)),
+                                "DELETE FROM used_names WHERE path = 'shop/pricing.py'")):
+        _sql(_store(tmp_path), damage)
+        pricing.write_text(original + f"\n\ndef discount_{n}(value):\n    return value * 0.9\n", encoding="utf-8")
+        with Project(root, cache_dir=tmp_path / "cache") as second:
+            after = _graph(second)
+            assert _redone(second) > 1
+        assert after == _scratch(root, tmp_path, f"scratch-{n}")
+
+
+def test_kept_names_of_another_shape_or_digest_are_not_read(tmp_path):
+    from jupyter_codetrace.graph.persist import GraphStore, _checksum
+
+    store, digest = GraphStore(tmp_path / "graph.sqlite", "v1"), "d" * 32
+
+    def keep(blob: bytes, at: str = digest) -> None:
+        row = ("a.py", at, blob, _checksum("a.py", at, blob))
+        assert store.write(lambda db: db.execute("INSERT OR REPLACE INTO used_names VALUES (?, ?, ?, ?)", row))
+
+    keep(b"\x92\xa1x\xa1y")   # ("x", "y")
+    assert store.used_names({"a.py": digest}) == {"a.py": frozenset({"x", "y"})}
+    assert store.used_names({"a.py": "e" * 32}) == {}   # kept for another version of the file
+    for blob in (b"\xc0", b"\x92\x01\x02", b"\xa1x", b"not msgpack at all"):   # nil, numbers, a string, bytes
+        keep(blob)
+        assert store.used_names({"a.py": digest}) == {}
+
+
 def _store(tmp_path: Path) -> Path:
     stores = list((tmp_path / "cache").glob("*/graph-*.sqlite"))
     assert len(stores) == 1, stores
