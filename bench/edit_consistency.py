@@ -17,6 +17,7 @@ difference. Corpora as ``accuracy.py`` fetches them (cache: ``~/.cache/jupyter_c
 
     python bench/edit_consistency.py                      # rich and zod, 12 edits each
     python bench/edit_consistency.py --ts-package zod@4.6.7 --py-package '' -n 30 --seed 3
+    python bench/edit_consistency.py --between-processes   # each save made between two processes
 """
 
 from __future__ import annotations
@@ -71,42 +72,51 @@ def _edits(rng: random.Random, i: int, path: Path, text: str, callee: str) -> tu
     return kind, [text + appended] + ([text] if kind == "append_remove" else [])
 
 
-def check(source: Path, edits: int, seed: int) -> dict:
+def check(source: Path, edits: int, seed: int, between: bool = False) -> dict:
     rng = random.Random(seed)
     work = Path(tempfile.mkdtemp(prefix="edit-consistency-"))
     root = work / source.name
     shutil.copytree(source, root)
     rows = []
+    project = Project(root, cache_dir=work / "kept")
+
+    def save(path: Path, text: str) -> None:
+        nonlocal project
+        if between:   # saved while no process runs: the next one starts from what the last kept
+            project.close()
+        _write(path, text)
+        if between:
+            project = Project(root, cache_dir=work / "kept")
+
     try:
-        with Project(root, cache_dir=work / "kept") as project:
+        _graph(project)
+        files = sorted(f for f in project._context.index.files() if Path(f).suffix in (".py", ".ts"))
+        for i in range(edits):
+            rel = rng.choice(files)
+            path = root / rel
+            text = path.read_text(encoding="utf-8")
+            tops = [d.name for d in project._context.index.facts(rel).definitions
+                    if d.container < 0 and d.kind in ("function", "class")]
+            kind, steps = _edits(rng, i, path, text, rng.choice(tops) if tops else "String")
+            for step, new in enumerate(steps):
+                save(path, new)
+                kept = _graph(project)
+                redone = project._context._code_graph.last_rebuilt
+                with Project(root, cache_dir=work / f"fresh-{i}-{step}") as fresh:
+                    expected = _graph(fresh)
+                row = {"file": rel, "edit": kind, "step": step, "redone": redone, "same": kept == expected}
+                if not row["same"]:
+                    row["missing"] = [e for e in expected[0] if e not in kept[0]][:3]
+                    row["extra"] = [e for e in kept[0] if e not in expected[0]][:3]
+                rows.append(row)
+                log(f"{i:>3} {rel} {kind} {step}: {redone} redone, {'OK' if row['same'] else 'DIFFERS'}"
+                    + ("" if row["same"] else f"\n    missing {row['missing']}\n    extra {row['extra']}"))
+            save(path, text)
             _graph(project)
-            index = project._context.index
-            files = sorted(f for f in index.files() if Path(f).suffix in (".py", ".ts"))
-            for i in range(edits):
-                rel = rng.choice(files)
-                path = root / rel
-                text = path.read_text(encoding="utf-8")
-                tops = [d.name for d in index.facts(rel).definitions
-                        if d.container < 0 and d.kind in ("function", "class")]
-                kind, steps = _edits(rng, i, path, text, rng.choice(tops) if tops else "String")
-                for step, new in enumerate(steps):
-                    _write(path, new)
-                    kept = _graph(project)
-                    redone = project._context._code_graph.last_rebuilt
-                    with Project(root, cache_dir=work / f"fresh-{i}-{step}") as fresh:
-                        expected = _graph(fresh)
-                    row = {"file": rel, "edit": kind, "step": step, "redone": redone, "same": kept == expected}
-                    if not row["same"]:
-                        row["missing"] = [e for e in expected[0] if e not in kept[0]][:3]
-                        row["extra"] = [e for e in kept[0] if e not in expected[0]][:3]
-                    rows.append(row)
-                    log(f"{i:>3} {rel} {kind} {step}: {redone} redone, {'OK' if row['same'] else 'DIFFERS'}"
-                        + ("" if row["same"] else f"\n    missing {row['missing']}\n    extra {row['extra']}"))
-                _write(path, text)
-                _graph(project)
     finally:
+        project.close()
         shutil.rmtree(work, ignore_errors=True)
-    return {"corpus": source.name, "edits": edits, "seed": seed, "checked": len(rows),
+    return {"corpus": source.name, "edits": edits, "seed": seed, "between_processes": between, "checked": len(rows),
             "differ": sum(not r["same"] for r in rows), "redone": [r["redone"] for r in rows], "rows": rows}
 
 
@@ -116,13 +126,16 @@ def main() -> int:
     parser.add_argument("--ts-package", default="zod@4.6.7", help="npm NAME@VERSION ('' for none)")
     parser.add_argument("-n", type=int, default=12, help="edits per corpus (default 12)")
     parser.add_argument("--seed", type=int, default=1)
+    parser.add_argument("--between-processes", action="store_true",
+                        help="each save made while no process runs: the kept graph is that of a new Project "
+                             "on the kept cache (a restart after the edit), not of the process that saw it")
     args = parser.parse_args()
     corpora = []
     if args.py_package:
         corpora.append(ensure_python_corpus(args.py_package)[0])
     if args.ts_package:
         corpora.append(ensure_ts_corpus(args.ts_package)[0])
-    results = [check(root, args.n, args.seed) for root in corpora]
+    results = [check(root, args.n, args.seed, args.between_processes) for root in corpora]
     for found in results:
         print(f"{found['corpus']:<16} {found['checked']:>3} saves checked, {found['differ']} differ from a fresh start; "
               f"files redone per save: {found['redone']}")

@@ -6,7 +6,9 @@ On the CPython standard library (the corpus of ``index_speed.py``; ``--quick``: 
 step in a fresh process, with CPU seconds of the process beside wall time and peak RSS:
   1 cold       a fresh cache: index, then the first dependents_of (builds and stores the graph)
   2 restart    a new process, warm cache: Project() → the first dependents_of answer
-  3 edit       one file gains a function between processes, then a new process: the first answer
+  3 body       a line inside a function of that file changed between processes (a string), then a
+               new process: the first answer
+    edit       the file gains a function instead, then a new process: the first answer
   4 saves      the restarted process keeps running while a file is saved 5 times (a comment line
                added each time, then a function): each answer after a save, in that process
 The floor, measured in the same run, is step 1's index alone (the bar: graph ≤ 50 % of it; a
@@ -90,8 +92,12 @@ def main() -> None:
         cold = _child(root, cache, file, symbol)
         restarts = [_child(root, cache, file, symbol) for _ in range(args.runs)]
         target = root / file
-        target.write_text(target.read_text(encoding="utf-8") + "\n\ndef _bench_added():\n    return 1\n",
-                          encoding="utf-8")
+        original = target.read_text(encoding="utf-8")
+        # a line inside a body changed while no process ran (a `git pull` of a fix): the file alone
+        assert "_('usage: ')" in original
+        target.write_text(original.replace("_('usage: ')", "_('Usage: ')", 1), encoding="utf-8")
+        body = _child(root, cache, file, symbol)
+        target.write_text(original + "\n\ndef _bench_added():\n    return 1\n", encoding="utf-8")
         edited = _child(root, cache, file, symbol)
         # a module most of the corpus does not read: the saves redo it alone (the first 200 files
         # hold no json package)
@@ -104,7 +110,7 @@ def main() -> None:
     # index worker, or the child a build from nothing runs in: graph/build.py)
     print(f"{'step':<10}{'wall s':>9}{'cpu s':>9}{'graph cpu s':>13}{'÷ index':>9}{'redone':>8}{'edges':>9}"
           f"{'peak MB':>9}{'now MB':>8}{'child MB':>10}")
-    for name, r in (("cold", cold), ("restart", best), ("edit", edited)):
+    for name, r in (("cold", cold), ("restart", best), ("body", body), ("edit", edited)):
         print(f"{name:<10}{r['total'][0]:>9.2f}{r['total'][1]:>9.2f}{r['graph'][1]:>13.2f}"
               f"{r['graph'][1] / floor[1]:>9.2f}{r['redone']:>8}{r['edges']:>9}{r['rss_mb']:>9.0f}"
               f"{r['rss_now_mb']:>8.0f}{r['largest_worker_rss_mb']:>10.0f}")
@@ -112,7 +118,7 @@ def main() -> None:
     print(f"saves in a restarted process ({saved}; the 6th adds a function), each answer's "
           "wall / CPU ms and files redone: " + ", ".join(
               f"{w * 1000:.0f}/{c * 1000:.0f} ({n})" for w, c, n in saves["saves"]))
-    print(json.dumps({"bench": "graph_restart", "corpus": meta, "cold": cold, "restart": best, "edit": edited,
+    print(json.dumps({"bench": "graph_restart", "corpus": meta, "cold": cold, "restart": best, "body": body, "edit": edited,
                       "saves": saves["saves"], "saved": saved}))
 
 
