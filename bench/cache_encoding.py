@@ -35,7 +35,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 
 from jupyter_codetrace import Project  # noqa: E402
 from jupyter_codetrace.facts import (Export, FileFacts, Import, Scope, StoredReferences,  # noqa: E402
-                                     _definitions_from_columns)
+                                     _call_arguments_in, _definitions_from_columns)
 from jupyter_codetrace.index.encoding import decode, encode, gc_paused  # noqa: E402
 from jupyter_codetrace.index.store import checksum  # noqa: E402
 
@@ -78,7 +78,7 @@ def pickle_from_rows(rows: tuple) -> FileFacts:
      warnings, cells, indirect, arguments, item_writes, iterations, narrowings, shorthand) = rows
     return FileFacts(path, language, list(_definitions_from_columns(defs)), list(StoredReferences(refs)),
                      [Import(*r) for r in imps], [Export(*r) for r in exps], [Scope(*r) for r in scopes],
-                     all_names, line_count, has_errors, warnings, cells, indirect, arguments, item_writes,
+                     all_names, line_count, has_errors, warnings, cells, indirect, _call_arguments_in(arguments), item_writes,
                      iterations, narrowings, shorthand)
 
 

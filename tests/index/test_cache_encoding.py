@@ -237,7 +237,7 @@ def _handmade() -> FileFacts:
         imports=[imp], exports=[exp], scopes=[Scope("module", 0, 100, -1), scope], all_names=("a", "b"), line_count=12,
         has_errors=True, warnings=("invalid UTF-8 decoded with replacement characters",),
         notebook_cells=((0, 1, 4), (2, 5, 8)),
-        indirect_calls=[(("c", 0), 5, 3, 0)], call_arguments=[(1, (("scale", ("b",), False), (None, ("r", 0), True)))],
+        indirect_calls=[(("c", 0), 5, 3, 0)], _call_arguments=[(1, (("scale", ("b",), False), (None, ("r", 0), True)))],
         item_writes=[(("r", 0), 123456789012345678901234567890, ("x",), False), (("r", 0), '"k"', None, True)],
         iterations=[(("r", 1), 6, -1)], narrowings=[("x", ("r", 2), 40, 80)], shorthand_keys=[(0, ("x",))])
 
@@ -304,6 +304,7 @@ def _with_definition_column(index: int, change) -> tuple:
     _with_definition_column(2, lambda lines: lines + lines[1:]),                         # more lines than names
     _with_definition_column(20, lambda column: column[:-1]),                             # a column short of one
     _handmade().to_rows()[:2] + (_handmade().to_rows()[2][:-1],) + _handmade().to_rows()[3:],  # a column missing
+    _handmade().to_rows()[:13] + (((1, ()),),) + _handmade().to_rows()[14:],           # call arguments as rows
 ])
 def test_rows_of_the_wrong_shape_are_refused(rows):
     with pytest.raises((TypeError, ValueError)):
@@ -387,3 +388,31 @@ def test_well_formed_reference_columns_are_read():
     facts = FileFacts.from_rows(rows[:3] + (blob,) + rows[4:])
     assert facts.reference_count == 1
     assert list(facts.references) == [Reference("x", 1, 1, 0, "read", 0, -1, None, False)]
+
+
+def test_call_arguments_stay_encoded_until_first_read():
+    facts = _handmade()
+    again = FileFacts.from_rows(decode(encode(facts.to_rows())))
+    assert type(again._call_arguments) is bytes
+    assert again.to_rows() == facts.to_rows() and type(again._call_arguments) is bytes   # written again as read
+    assert pickle.loads(pickle.dumps(again)) == facts
+    assert again.call_arguments == facts.call_arguments and type(again.call_arguments) is list
+    assert again.call_arguments is again.call_arguments   # decoded once
+    assert again.to_rows() == facts.to_rows() and again == facts
+
+
+@pytest.mark.parametrize("encoded", [
+    b"\xc1", encode(5, compress=False), encode([(1, 2)], compress=False), encode([(1,)], compress=False),
+    encode([("x", ())], compress=False), encode([(1, (), 3)], compress=False), encode([[1, ()], 2], compress=False)])
+def test_call_arguments_of_the_wrong_shape_are_refused_when_read(encoded):
+    rows = _handmade().to_rows()
+    facts = FileFacts.from_rows(rows[:13] + (encoded,) + rows[14:])
+    with pytest.raises((TypeError, ValueError)):
+        facts.call_arguments
+
+
+def test_well_formed_call_arguments_are_read():
+    """The hostile blobs above differ from this one in one place each."""
+    rows = _handmade().to_rows()
+    facts = FileFacts.from_rows(rows[:13] + (encode([(1, ((None, ("r", 0), False),))], compress=False),) + rows[14:])
+    assert facts.call_arguments == [(1, ((None, ("r", 0), False),))]
