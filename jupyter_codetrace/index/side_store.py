@@ -8,6 +8,7 @@ import os
 import sqlite3
 import sys
 import threading
+import time
 import weakref
 from pathlib import Path
 
@@ -40,6 +41,10 @@ def keep_inherited(connection) -> None:
 if hasattr(os, "register_at_fork"):
     os.register_at_fork(after_in_child=_after_fork_in_child)
 
+
+# A file written beside a store and renamed over its own (graph/persist.py's snapshot) that is
+# still there after this long was left by a process stopped while writing it.
+_LEFT_BEHIND_S = 3600
 
 # Files of other interpreters kept beside the project's index (a kernel's, the server's, the CLI's
 # venv: each answers into its own libraries); the least recently used beyond these are deleted.
@@ -107,6 +112,11 @@ def _forget_old_files(folder: Path, kind: str, keep: Path) -> None:
         for old in others[_KEEP_STORES - 1:]:
             for suffix in ("", "-wal", "-shm"):
                 Path(f"{old}{suffix}").unlink(missing_ok=True)
+            old.with_suffix(".snapshot").unlink(missing_ok=True)   # what a store keeps beside it
+        # what a process stopped while it wrote (a file is written beside, then renamed)
+        for left in folder.glob(f"{kind}-*.tmp"):
+            if left.stat().st_mtime < time.time() - _LEFT_BEHIND_S:
+                left.unlink(missing_ok=True)
     except OSError:
         pass
 

@@ -204,14 +204,16 @@ def test_a_damaged_or_foreign_store_only_costs_time(root, tmp_path):
     with Project(root, cache_dir=tmp_path / "cache") as first:
         built = _graph(first)
     store = _store(tmp_path)
-    _sql(store, "UPDATE snapshot_pieces SET blob = zeroblob(12) WHERE id = 0")   # its seal
+    snapshot = _snapshot(tmp_path)
+    snapshot.write_bytes(snapshot.read_bytes()[:-12] + bytes(12))   # its seal
     with Project(root, cache_dir=tmp_path / "cache") as second:   # the parts stand in for it
         assert _graph(second) == built
         assert _redone(second) == 0
     db = sqlite3.connect(store)
     paths = [row[0] for row in db.execute("SELECT path FROM parts ORDER BY path")]
     db.close()
-    _sql(store, "DELETE FROM snapshot_pieces", ("UPDATE parts SET blob = ? WHERE path = ?", (b"\x78\x9cnot a part", paths[0])),
+    snapshot.unlink()
+    _sql(store, ("UPDATE parts SET blob = ? WHERE path = ?", (b"\x78\x9cnot a part", paths[0])),
          ("UPDATE parts SET sum = ? WHERE path = ?", (b"0" * 12, paths[1])))
     with Project(root, cache_dir=tmp_path / "cache") as third:
         assert _graph(third) == built
@@ -222,6 +224,8 @@ def test_a_damaged_or_foreign_store_only_costs_time(root, tmp_path):
         fourth.index()
         assert _graph(fourth) == built
     _sql(store, "UPDATE meta SET value = 'an older engine' WHERE key = 'version'")
+    head, rest = snapshot.read_bytes().split(b"\n", 1)   # the snapshot it wrote says so too
+    snapshot.write_bytes(b"codetrace graph snapshot an older engine\n" + rest)
     with Project(root, cache_dir=tmp_path / "cache") as fifth:
         assert _graph(fifth) == built
         assert _redone(fifth) == len(fifth._context.index.files())
@@ -281,42 +285,71 @@ def test_a_build_that_writes_the_snapshot_then_answers_from_its_arrays(root, tmp
         assert gone != after and gone == _scratch(root, tmp_path, "scratch-gone")
 
 
-def test_a_snapshot_missing_a_piece_or_damaged_is_not_read(root, tmp_path, monkeypatch):
-    from jupyter_codetrace.graph import persist
+def _snapshot(tmp_path: Path) -> Path:
+    snapshot = _store(tmp_path).with_suffix(".snapshot")
+    assert snapshot.is_file()
+    return snapshot
+
+
+def test_a_snapshot_torn_damaged_or_of_another_engine_is_not_read(root, tmp_path):
     from jupyter_codetrace.graph.persist import store_for
 
-    pieces = persist.encode_chunks
-    monkeypatch.setattr(persist, "encode_chunks", lambda data, depth: pieces(data, size=256, depth=depth))
     with Project(root, cache_dir=tmp_path / "cache") as first:
         _graph(first)
         store = store_for(first._context.index, first._context.libraries)
     whole = store.load_snapshot()
-    assert whole is not None and _pieces(tmp_path) > 3
-    _sql(_store(tmp_path), "UPDATE snapshot_pieces SET blob = blob || x'00' WHERE id = (SELECT max(id) FROM snapshot_pieces)")
-    assert store.load_snapshot() is None
-    assert store.save_snapshot(whole[:1] + whole[1:]) and store.load_snapshot() == whole   # written again whole
-    _sql(_store(tmp_path), "DELETE FROM snapshot_pieces WHERE id = (SELECT max(id) FROM snapshot_pieces)")
-    assert store.load_snapshot() is None
+    assert whole is not None
+    written = _snapshot(tmp_path).read_bytes()
+    head = written[:written.index(b"\n") + 1]
+    flipped = bytearray(written)
+    flipped[len(head) + 100] ^= 1
+    for damaged in (written[:-1], written + b"\x00", bytes(flipped), written[:len(head) + 50],   # torn, longer, a bit
+                    head, b"", written.replace(b"graph snapshot ", b"graph snapshot x", 1),      # no body, no head, other engine
+                    b"codetrace graph snapshot " + head[25:-1] + b"x\n" + written[len(head):]):
+        _snapshot(tmp_path).write_bytes(damaged)
+        assert store.load_snapshot() is None
+    assert store.save_snapshot(whole) and store.load_snapshot() == whole   # written again whole
+    assert _snapshot(tmp_path).read_bytes() == written
+    assert not list(_snapshot(tmp_path).parent.glob("*.tmp"))   # written beside, then renamed
+    _snapshot(tmp_path).unlink()
+    assert store.load_snapshot() is None and not store.has_snapshot()
 
 
-def _pieces(tmp_path: Path) -> int:
-    db = sqlite3.connect(_store(tmp_path))
-    count = db.execute("SELECT count(*) FROM snapshot_pieces WHERE id > 0").fetchone()[0]
-    db.close()
-    return count
+def test_a_snapshot_that_cannot_be_written_only_costs_time(root, tmp_path, monkeypatch):
+    from jupyter_codetrace.graph import persist
+
+    def full_disk(*args, **kwargs):
+        raise OSError(28, "No space left on device")
+
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        built = _graph(first)
+    _snapshot(tmp_path).unlink()
+    monkeypatch.setattr(persist.os, "replace", full_disk)
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        assert _graph(second) == built and _redone(second) == 0   # from the parts
+    assert not _store(tmp_path).with_suffix(".snapshot").exists()
+    assert not list(_store(tmp_path).parent.glob("*.tmp"))
+    monkeypatch.undo()
+    with Project(root, cache_dir=tmp_path / "cache") as third:
+        assert _graph(third) == built and _redone(third) == 0
+    assert _snapshot(tmp_path)
 
 
-def test_the_one_row_snapshot_of_earlier_versions_is_dropped(root, tmp_path):
+def test_the_snapshot_rows_of_earlier_versions_are_dropped(root, tmp_path):
     with Project(root, cache_dir=tmp_path / "cache") as first:
         _graph(first)
     _sql(_store(tmp_path), "CREATE TABLE snapshot (id INTEGER PRIMARY KEY, blob BLOB NOT NULL, sum BLOB NOT NULL)",
-         "INSERT INTO snapshot VALUES (1, zeroblob(1000), x'00')")
-    with Project(root, cache_dir=tmp_path / "cache") as second:
+         "INSERT INTO snapshot VALUES (1, zeroblob(1000), x'00')",
+         "CREATE TABLE snapshot_pieces (id INTEGER PRIMARY KEY, blob BLOB NOT NULL)",
+         "INSERT INTO snapshot_pieces VALUES (1, zeroblob(1000))")
+    pricing = root / "shop" / "pricing.py"
+    pricing.write_text(pricing.read_text(encoding="utf-8") + "\n# saved\n", encoding="utf-8")
+    with Project(root, cache_dir=tmp_path / "cache") as second:   # its part is written: the database opened
         _graph(second)
     db = sqlite3.connect(_store(tmp_path))
     tables = {row[0] for row in db.execute("SELECT name FROM sqlite_master WHERE type = 'table'")}
     db.close()
-    assert "snapshot" not in tables and "snapshot_pieces" in tables
+    assert "snapshot" not in tables and "snapshot_pieces" not in tables and "used_names" in tables
 
 
 def test_a_build_from_nothing_stores_its_parts_as_it_goes(root, tmp_path, monkeypatch):
@@ -331,6 +364,6 @@ def test_a_build_from_nothing_stores_its_parts_as_it_goes(root, tmp_path, monkey
         built = _graph(first)
         files = len(first._context.index.files())
     assert len(saves) > 2 and max(saves) <= 2 and sum(saves) == files
-    _sql(_store(tmp_path), "DELETE FROM snapshot_pieces")   # the parts alone stand for the graph
+    _snapshot(tmp_path).unlink()   # the parts alone stand for the graph
     with Project(root, cache_dir=tmp_path / "cache") as second:
         assert _graph(second) == built and _redone(second) == 0
