@@ -388,7 +388,7 @@ class CompactGraph:
         graph = cls()
         graph._base = base
         graph._ids = list(ids)
-        graph._index = {node: slot for slot, node in enumerate(ids)}
+        graph._index = dict(zip(ids, range(len(ids))))
         if len(graph._index) != len(ids):
             raise ValueError("a node twice in a snapshot")
         graph._attrs = [None] * len(ids)
