@@ -283,7 +283,7 @@ class FileFacts:
     def names(self) -> tuple[set[str], set[str]]:
         """(names defined here, names referenced or imported here): the cross-file name index."""
         defined = {d.name for d in self.definitions if d.kind != "parameter"}
-        used = {r.name for r in self.references}
+        used = set(self.reference_column("name"))   # (a stored file's references are not made)
         for imp in self.imports:
             if imp.name:
                 used.add(imp.name)
@@ -465,8 +465,13 @@ def reference_blob(references) -> bytes:
     the file's facts until first read (``StoredReferences``)."""
     if type(references) is StoredReferences:
         return references.blob
-    return encode((len(references),) + _packed_columns(_columns_of(references, Reference), _REFERENCE_NUMBERS),
-                  compress=False)
+    return reference_blob_of_columns(_columns_of(references, Reference))
+
+
+def reference_blob_of_columns(columns) -> bytes:
+    """``reference_blob`` of references given as their columns (each a sequence, in ``Reference``'s
+    field order), as extraction makes them."""
+    return encode((len(columns[0]),) + _packed_columns(columns, _REFERENCE_NUMBERS), compress=False)
 
 
 def _reference_columns(blob: bytes) -> tuple:

@@ -14,7 +14,7 @@ from dataclasses import replace
 from bisect import bisect_left, bisect_right
 from functools import lru_cache
 
-from ..facts import Definition, Export, FileFacts, Import, Reference, Scope
+from ..facts import Definition, Export, FileFacts, Import, Scope, reference_blob_of_columns
 from ..languages.captures import DEFINITION_KINDS, definition_capture
 from ..languages.spec import LanguageSpec
 from ..positions import LineMap
@@ -163,6 +163,7 @@ class _Extraction:
         self._arguments: dict = {}
         self._declared: dict[tuple[int, int], object] = {}
         self._ref_starts: list[int] = []
+        self._reference_names: list[str] = []
         literal_keys: set[tuple[int, int]] = set()
         props_of: set[tuple[int, int]] = set()   # JSX elements whose attributes are @reference
         pattern_keys: set[tuple[int, int]] = set()
@@ -297,8 +298,17 @@ class _Extraction:
         excluded.sort()
         excluded_starts = [s for s, _ in excluded]
         expr_map: dict[tuple[int, int], int] = {}
-        refs: list[Reference] = []
-        pending: list[tuple[Reference, object, bool]] = []
+        # The references as the cache holds them, one column per field (``Reference``'s order):
+        # a worker's facts only travel as the cache's blob, so no Reference is made here (making
+        # one per reference, then turning them into columns, was a tenth of extracting a file).
+        names: list[str] = []
+        lines: list[int] = []
+        columns: list[int] = []
+        starts: list[int] = []
+        usages: list[str] = []
+        scope_column: list[int] = []
+        containers: list[int] = []
+        pending: list[tuple[int, object, bool]] = []   # (reference, its receiver node, built-in)
         type_regions = _merge(type_regions)
         region_starts = [s for s, _ in type_regions]
         # References come in position order: their scopes are found by one sweep over the
@@ -307,7 +317,7 @@ class _Extraction:
         open_scopes, next_scope = [0], 1
         container_of: dict[int, int] = {}
         # The hottest loop of extraction (one pass per reference): the helpers text() and point()
-        # are written out, and a Reference is made with all its fields at once.
+        # are written out.
         source, ascii_source, column_of = self.source, self.lines.ascii, self.lines.column
         plain_rows = self.lines.plain_rows
         skipped = ignored | excluded_spans
@@ -343,12 +353,19 @@ class _Extraction:
                 expr_span = span
             else:
                 expr_span = (expression.start_byte, expression.end_byte)
-            ref = Reference(source[at:end].decode("utf-8", "replace"), row + 1, column, at, usage, scope, container)
-            expr_map[expr_span] = len(refs)
-            refs.append(ref)
             if receiver is not None:
-                pending.append((ref, receiver, builtin))
-        self.facts.references = refs
+                pending.append((len(names), receiver, builtin))
+            expr_map[expr_span] = len(names)
+            names.append(source[at:end].decode("utf-8", "replace"))
+            lines.append(row + 1)
+            columns.append(column)
+            starts.append(at)
+            usages.append(usage)
+            scope_column.append(scope)
+            containers.append(container)
+        receivers: list = [False] * len(names)
+        new_column = [False] * len(names)
+        self._reference_names = names   # (what _token and _first_type_name read of them)
 
         call_map: dict[tuple[int, int], tuple] = {}
         indirect: list[tuple] = []
@@ -357,23 +374,25 @@ class _Extraction:
             if index is None:
                 indirect.append((call, callee))
                 continue
-            ref = refs[index]
-            if ref.usage == "read":
-                ref.usage = "call"
-            ref.new = ref.new or is_new
+            if usages[index] == "read":
+                usages[index] = "call"
+            new_column[index] = new_column[index] or is_new
             call_map[(call.start_byte, call.end_byte)] = ("n" if is_new else "c", index)
         self._expr_map, self._call_map = expr_map, call_map
-        self._ref_starts = [r.start_byte for r in refs]
+        self._ref_starts = starts
         self._arguments = arguments  # read by _argument_position, built when first needed
-        for ref, receiver, builtin in pending:
+        for index, receiver, builtin in pending:
             if (receiver.start_byte, receiver.end_byte) in props_of:
                 # `<Card title=…>`: title is a member of the props Card takes (its parameter 0)
                 call = call_map.get((receiver.start_byte, receiver.end_byte))
-                ref.receiver = ("p", call, 0) if call is not None and call[0] in ("c", "n") else ("x",)
+                receivers[index] = ("p", call, 0) if call is not None and call[0] in ("c", "n") else ("x",)
                 continue
-            ref.receiver = ("b",) if builtin else self._token(receiver)
-            if ref.receiver is None and (ref.start_byte, ref.start_byte + len(ref.name.encode())) in literal_keys:
-                ref.receiver = ("x",)  # a key of an object literal of no known type: no guess
+            token = ("b",) if builtin else self._token(receiver)
+            if token is None and (starts[index], starts[index] + len(names[index].encode())) in literal_keys:
+                token = ("x",)  # a key of an object literal of no known type: no guess
+            receivers[index] = token
+        self.facts.references = reference_blob_of_columns(
+            (names, lines, columns, starts, usages, scope_column, containers, receivers, new_column))
         # Calls of what a call or a subscript gives (`make()()`, `handlers[key]()`): value flow
         # finds their targets. Innermost first, so `f()()()` sees `f()()` as a call already.
         for call, callee in sorted(indirect, key=lambda c: c[0].end_byte - c[0].start_byte):
@@ -817,9 +836,9 @@ class _Extraction:
 
     def _first_type_name(self, node):
         """``("n", i)``: an instance of the first name written in a type (`Def`, `Foo<X>`)."""
-        refs = self.facts.references
-        i = bisect_left(self._ref_starts, node.start_byte) if self._ref_starts else 0
-        return ("n", i) if i < len(refs) and refs[i].start_byte < node.end_byte else None
+        starts = self._ref_starts
+        i = bisect_left(starts, node.start_byte) if starts else 0
+        return ("n", i) if i < len(starts) and starts[i] < node.end_byte else None
 
     def _spread_declared(self, pending: list) -> None:
         """A declared type reaches into `(…)`, `a ? b : c`, `a ?? b` of the value that has it."""
@@ -841,13 +860,13 @@ class _Extraction:
         if declared is not None:  # a value with a declared type: that type, and its own value
             index = self._expr_map.get((declared.start_byte, declared.end_byte))
             if index is None:  # `T | undefined`, `Promise<T>`: the first name written in it
-                refs = self.facts.references
-                i = bisect_left(self._ref_starts, declared.start_byte) if self._ref_starts else 0
+                starts, names = self._ref_starts, self._reference_names
+                i = bisect_left(starts, declared.start_byte) if starts else 0
                 # `Required<Hooks>`: a built-in wrapper (not bound here) stands for its argument
-                while i + 1 < len(refs) and refs[i + 1].start_byte < declared.end_byte \
-                        and refs[i].name in self.spec.builtins and not self._binds_here(refs[i].name):
+                while i + 1 < len(starts) and starts[i + 1] < declared.end_byte \
+                        and names[i] in self.spec.builtins and not self._binds_here(names[i]):
                     i += 1
-                index = i if i < len(refs) and refs[i].start_byte < declared.end_byte else None
+                index = i if i < len(starts) and starts[i] < declared.end_byte else None
             if index is not None:
                 return ("o", ("n", index), token) if token is not None else ("n", index)
         return token

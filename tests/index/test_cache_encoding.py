@@ -54,7 +54,7 @@ def _round_trips(root: Path, cache: Path) -> dict[str, FileFacts]:
             assert type(loaded.references) is StoredReferences
             assert list(loaded.references) == fresh.references and len(loaded.references) == len(fresh.references)
             for column in ("name", "line", "start_byte", "receiver", "new"):
-                assert list(loaded.reference_column(column)) == fresh.reference_column(column)
+                assert list(loaded.reference_column(column)) == list(fresh.reference_column(column))
             assert loaded.references[1:4] == fresh.references[1:4] and loaded.references[-1:] == fresh.references[-1:]
             extracted[path] = fresh
     return extracted
