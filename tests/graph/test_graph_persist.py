@@ -367,3 +367,31 @@ def test_a_build_from_nothing_stores_its_parts_as_it_goes(root, tmp_path, monkey
     _snapshot(tmp_path).unlink()   # the parts alone stand for the graph
     with Project(root, cache_dir=tmp_path / "cache") as second:
         assert _graph(second) == built and _redone(second) == 0
+
+
+def test_old_stores_go_with_their_snapshots_and_a_write_left_half_done_goes_later(tmp_path):
+    """Beyond the stores of the few interpreters last used, a store's files go, its snapshot
+    with them; a snapshot written by a process stopped before its rename is removed once old."""
+    import time
+
+    from jupyter_codetrace.index import side_store
+
+    folder = tmp_path / "root-cache"
+    folder.mkdir()
+    stores = []
+    for n in range(side_store._KEEP_STORES + 2):   # oldest first
+        store = folder / f"graph-{n:012x}.sqlite"
+        store.write_bytes(b"")
+        store.with_suffix(".snapshot").write_bytes(b"")
+        stamp = time.time() - 1000 + n
+        os.utime(store, (stamp, stamp))
+        stores.append(store)
+    stale, fresh = folder / "graph-000000000001.snapshot.1-ab.tmp", folder / "graph-000000000002.snapshot.2-cd.tmp"
+    stale.write_bytes(b"half")
+    fresh.write_bytes(b"being written")
+    os.utime(stale, (time.time() - 2 * side_store._LEFT_BEHIND_S,) * 2)
+    side_store._forget_old_files(folder, "graph", stores[-1])
+    kept = sorted(p.name for p in folder.iterdir())
+    expected = {s.name for s in stores[-side_store._KEEP_STORES:]} | {
+        s.with_suffix(".snapshot").name for s in stores[-side_store._KEEP_STORES:]} | {fresh.name}
+    assert set(kept) == expected
