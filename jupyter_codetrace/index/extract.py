@@ -299,8 +299,8 @@ class _Extraction:
         excluded_starts = [s for s, _ in excluded]
         expr_map: dict[tuple[int, int], int] = {}
         # The references as the cache holds them, one column per field (``Reference``'s order):
-        # a worker's facts only travel as the cache's blob, so no Reference is made here (making
-        # one per reference, then turning them into columns, was a tenth of extracting a file).
+        # a worker's facts only travel as the cache's blob, so no Reference is made here only to
+        # be taken apart into columns again (read back, they are made when asked for).
         names: list[str] = []
         lines: list[int] = []
         columns: list[int] = []
