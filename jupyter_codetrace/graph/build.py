@@ -14,6 +14,7 @@ resolutions read it (the resolver records what each resolution looked at).
 from __future__ import annotations
 
 import atexit
+import contextlib
 import marshal
 import os
 import select
@@ -360,9 +361,10 @@ class CodeGraph:
                     redo.add(path)
         # a moved file that reads a changed one is redone (its answers may change)
         moved = {p: lines for p, lines in moved.items() if p not in redo}
-        if may_fork and self.store is not None and len(redo) > CHILD_BUILD_FILES and self._built_in_child(
-                index, lambda: self._redo(resolver, index, current, gone, redo, moved, touched | at_end.keys(),
-                                          changed, from_parts=True)):
+        if may_fork and self.store is not None and len(redo) > CHILD_BUILD_FILES and (
+                (not self.files and self._built_in_shares(resolver, index, current, redo))
+                or self._built_in_child(index, lambda: self._redo(resolver, index, current, gone, redo, moved,
+                                                                  touched | at_end.keys(), changed, from_parts=True))):
             # What the child stored is read as a restarted process reads it (and what changed
             # meanwhile, if anything, is redone here).
             self._forget_all()
@@ -460,6 +462,60 @@ class CodeGraph:
                 calls[node_id] = found
         nodes, table.nodes = table.nodes, None   # handed over, as _file_graph does
         return FileGraph(path, table.module_id, nodes, edges, calls, part.read, part.names, part.interface)
+
+    def _built_in_shares(self, resolver: Resolver, index, current: dict[str, str], redo: set[str]) -> bool:
+        """A graph made from nothing on every core the index uses: ``redo`` shared among forked
+        children, each storing its share's parts (``_store_parts``); then one more child reads
+        them all, as a restarted process would, and writes the snapshot. True when all of that
+        succeeded; False when there is one share only (a small project, one worker) or a child
+        failed: the caller then builds in one child as before (redoing every file). A file's
+        part does not depend on which process made it: each resolves what it needs itself (the
+        files every share imports are resolved in each: ~10 % more CPU in all, half the wait)."""
+        shares = _shares(sorted(redo), resolver._summaries or {}, getattr(index, "workers", 1))
+        if len(shares) < 2 or not sys.platform.startswith("linux"):
+            return False
+        pids = []
+        try:
+            with index.steady(), warnings.catch_warnings():
+                warnings.simplefilter("ignore", DeprecationWarning)
+                for share in shares:
+                    try:
+                        pid = os.fork()
+                    except OSError:
+                        break
+                    if pid == 0:
+                        status = 1
+                        try:
+                            self._store_parts(resolver, share, redo, current)
+                            status = 0
+                        finally:
+                            os._exit(status)
+                    pids.append(pid)
+            done = [_child_exit_code(pid) == 0 for pid in pids]
+        except BaseException:   # interrupted: the children go too
+            for pid in pids:
+                with contextlib.suppress(OSError):
+                    os.kill(pid, signal.SIGKILL)
+                with contextlib.suppress(ChildProcessError):
+                    os.waitpid(pid, 0)
+            raise
+        if len(done) < len(shares) or not all(done):
+            return False
+        return self._built_in_child(index, lambda: self._update(resolver, index, may_fork=False))
+
+    def _store_parts(self, resolver: Resolver, share: list[str], redo: set[str], current: dict[str, str]) -> None:
+        """In a child of ``_built_in_shares``: make and store the parts of the files of ``share``."""
+        # the names of the nodes every file to redo defines, not only this share's (as _redo)
+        self._node_names = {n[:-2] for path in redo for n in _defined_names(resolver, path) if n.endswith("()")}
+        self._node_names_made = True
+        made: list[FileGraph] = []
+        for at, path in enumerate(share):
+            fg = self._file_graph(resolver, path)
+            if fg is not None:
+                made.append(fg)
+            if made and (len(made) >= _SAVE_EVERY or at == len(share) - 1):
+                self.store.save(made, current, [], _used_blobs(resolver, made, current))
+                made.clear()
 
     def _built_in_child(self, index, work) -> bool:
         """Run ``work`` — redoing many files, which stores their parts and the graph's snapshot —
@@ -604,6 +660,34 @@ CHILD_BUILD_FILES = 300
 # A child that used no CPU time for this long is stuck (_child_exit_code): killed, the build is
 # done here. Longer than any wait of its own (a database locked by another process: 30 s at most).
 CHILD_STALL_SECONDS = 60.0
+
+
+# A build from nothing is shared among children (_built_in_shares) when each gets this many files.
+SHARE_FILES = 200
+
+
+def _shares(paths: list[str], summaries: dict, workers: int) -> list[list[str]]:
+    """``paths`` (sorted) cut into runs of about equal work, one per worker with SHARE_FILES
+    files at least: by each file's definitions and references (a file's count of resolutions).
+    Runs, not every n-th file: files side by side import the same modules, which each child then
+    resolves once."""
+    count = max(1, min(workers, len(paths) // SHARE_FILES))
+    if count == 1:
+        return [paths]
+    weights = []
+    for path in paths:
+        summary = summaries.get(path)
+        weights.append(1 + (summary.definitions + summary.references if summary is not None else 0))
+    total, shares, share, done = sum(weights), [], [], 0
+    for path, weight in zip(paths, weights):
+        share.append(path)
+        done += weight
+        if len(shares) < count - 1 and done >= total * (len(shares) + 1) / count:
+            shares.append(share)
+            share = []
+    if share:
+        shares.append(share)
+    return shares
 
 
 def _child_exit_code(pid: int) -> int | None:

@@ -82,6 +82,71 @@ def test_the_child_builds_and_this_process_reads_what_it_stored(root, tmp_path, 
     assert gone != after and gone == _in_process(root, tmp_path, "in-process-gone")
 
 
+def test_a_graph_from_nothing_is_shared_among_children_one_per_worker(root, tmp_path, graph_forks, monkeypatch):
+    """Each share's child stores its files' parts, one more reads them all and writes the snapshot:
+    the same graph as one process builds, and as the next process reads."""
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    parent, made_in = os.getpid(), {}
+    file_graph = build.CodeGraph._file_graph
+
+    def recorded(self, resolver, path):
+        if os.getpid() != parent:   # (what a child makes reaches this process only through the store)
+            (tmp_path / "made").mkdir(exist_ok=True)
+            (tmp_path / "made" / f"{os.getpid()}-{path.replace('/', '_')}").touch()
+        return file_graph(self, resolver, path)
+
+    monkeypatch.setattr(build.CodeGraph, "_file_graph", recorded)
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        built = _graph(project)
+        files = len(project._context.index.files())
+        graph = project._context._code_graph
+        assert len(graph_forks) == 3 and all(_gone(pid) for pid in graph_forks)
+        assert graph.last_in_child and graph.last_rebuilt == files
+        assert graph.graph._base is not None
+    for made in (tmp_path / "made").iterdir():
+        pid = int(made.name.split("-", 1)[0])
+        made_in.setdefault(pid, []).append(made)
+    # each file was made once, by one of the two share children, and each made some
+    assert set(made_in) == set(graph_forks[:2]) and sum(map(len, made_in.values())) == files
+    assert built == _in_process(root, tmp_path, "in-process")
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as again:
+        assert _graph(again) == built and again._context._code_graph.last_rebuilt == 0
+    assert len(graph_forks) == 3
+
+
+def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_forks, monkeypatch):
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    store_parts = build.CodeGraph._store_parts
+
+    def failing(self, resolver, share, redo, current):
+        if share[0] == min(redo):
+            os.kill(os.getpid(), signal.SIGKILL)
+        return store_parts(self, resolver, share, redo, current)
+
+    monkeypatch.setattr(build.CodeGraph, "_store_parts", failing)
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        built = _graph(project)
+        # two shares (one killed), then the build of every file in one child
+        assert len(graph_forks) == 3 and all(_gone(pid) for pid in graph_forks)
+        assert project._context._code_graph.last_in_child
+    assert built == _in_process(root, tmp_path, "in-process")
+
+
+def test_shares_are_runs_of_about_equal_work():
+    class Summary:
+        def __init__(self, n):
+            self.definitions, self.references = n, n
+
+    paths = [f"f{n:03d}.py" for n in range(600)]
+    weights = {p: Summary(100 if n < 100 else 1) for n, p in enumerate(paths)}
+    shares = build._shares(paths, weights, 2)
+    assert [p for share in shares for p in share] == paths and len(shares) == 2
+    assert len(shares[0]) < 100 < len(shares[1])   # the heavy first hundred are shared out
+    assert build._shares(paths, weights, 1) == [paths]
+    assert len(build._shares(paths, weights, 8)) == 3   # SHARE_FILES each at least
+    assert build._shares(paths[:300], weights, 2) == [paths[:300]]
+
+
 def test_a_child_that_cannot_store_the_graph_leaves_the_build_to_this_process(root, tmp_path, graph_forks, monkeypatch):
     monkeypatch.setattr(persist.GraphStore, "save_snapshot", lambda self, data: False)
     with Project(root, cache_dir=tmp_path / "cache") as project:
