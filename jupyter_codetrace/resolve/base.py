@@ -131,7 +131,7 @@ class FileView:
     """A file's facts with the lookup tables resolution needs, built once per generation."""
 
     __slots__ = ("facts", "spec", "bindings", "stars", "_ref_starts", "members", "extensions", "_by_name",
-                 "_params")
+                 "_params", "_params_of")
 
     def __init__(self, facts: FileFacts, spec: LanguageSpec):
         self.facts, self.spec = facts, spec
@@ -204,6 +204,7 @@ class FileView:
         self._ref_starts: list[int] | None = None
         self._by_name: dict[str, list[int]] | None = None
         self._params: dict[int, tuple[int, ...]] | None = None
+        self._params_of: dict[int, tuple[int, ...]] | None = None
 
     @property
     def ref_starts(self) -> list[int]:
@@ -231,6 +232,19 @@ class FileView:
                     params.setdefault(bound_in, []).append(i)
             self._params = {scope: tuple(indices) for scope, indices in params.items()}
         return self._params.get(scope, ())
+
+    def parameters_of(self, owner: int) -> tuple[int, ...]:
+        """The parameters definition ``owner`` (a function) contains, in order (definition
+        indices after its own): value flow asks it for every parameter whose arguments it follows,
+        and scanning the definitions after the function each time was most of that."""
+        if self._params_of is None:
+            params: dict[int, list[int]] = {}
+            column = self.facts.definition_column
+            for i, (kind, container) in enumerate(zip(column("kind"), column("container"))):
+                if kind == "parameter" and 0 <= container < i:
+                    params.setdefault(container, []).append(i)
+            self._params_of = {owner: tuple(indices) for owner, indices in params.items()}
+        return self._params_of.get(owner, ())
 
     def first_parameter(self, scope: int) -> int | None:
         """The first parameter bound in function scope ``scope`` (``self`` of a method)."""

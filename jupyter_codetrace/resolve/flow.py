@@ -123,8 +123,7 @@ class ValueFlow:
         if d is None or not 0 <= d.container < len(defs) or defs[d.container].kind not in _CALLABLE_KINDS:
             return []
         function = Symbol(parameter.path, d.container)
-        params = [i for i in range(d.container + 1, len(defs))
-                  if defs[i].kind == "parameter" and defs[i].container == d.container]
+        params = view.parameters_of(d.container)
         # the names a destructured parameter binds are inside it: one position for them all
         params = [i for k, i in enumerate(params)
                   if not any(defs[j].start_byte <= defs[i].start_byte < defs[j].end_byte for j in params[:k])]
