@@ -674,8 +674,11 @@ CHILD_BUILD_FILES = 300
 CHILD_STALL_SECONDS = 60.0
 
 
-# A build from nothing is shared among children (_built_in_shares) when each gets this many files.
+# A build from nothing is shared among children (_built_in_shares) when each gets this many files,
+# and among this many at most: each child holds the facts of the files it resolves through (most
+# of a project: ~1 GB on the stdlib), so more children cost memory for less and less time.
 SHARE_FILES = 200
+MAX_SHARES = 4
 
 
 def _shares(paths: list[str], summaries: dict, workers: int) -> list[list[str]]:
@@ -683,7 +686,7 @@ def _shares(paths: list[str], summaries: dict, workers: int) -> list[list[str]]:
     files at least: by each file's definitions and references (a file's count of resolutions).
     Runs, not every n-th file: files side by side import the same modules, which each child then
     resolves once."""
-    count = max(1, min(workers, len(paths) // SHARE_FILES))
+    count = max(1, min(workers, MAX_SHARES, len(paths) // SHARE_FILES))
     if count == 1:
         return [paths]
     weights = []
@@ -971,11 +974,12 @@ def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:
     if view is None:
         return frozenset()
     names = set()
-    for d in view.facts.definitions:
-        if d.kind != "parameter":
-            names.add(d.name)
-            if d.kind in NODE_KINDS or d.kind == "property":
-                names.add(d.name + "()")
+    column = view.facts.definition_column   # (a stored file's definitions are not made for this)
+    for name, kind in zip(column("name"), column("kind")):
+        if kind != "parameter":
+            names.add(name)
+            if kind in NODE_KINDS or kind == "property":
+                names.add(name + "()")
     found = resolver.kept[("defined_names", path)] = frozenset(names)
     return found
 

@@ -144,6 +144,7 @@ def test_shares_are_runs_of_about_equal_work():
     assert len(shares[0]) < 100 < len(shares[1])   # the heavy first hundred are shared out
     assert build._shares(paths, weights, 1) == [paths]
     assert len(build._shares(paths, weights, 8)) == 3   # SHARE_FILES each at least
+    assert len(build._shares(paths * 4, {}, 16)) == build.MAX_SHARES
     assert build._shares(paths[:300], weights, 2) == [paths[:300]]
 
 
