@@ -424,18 +424,25 @@ def _columns(attrs: list[dict]) -> tuple:
     columns = []
     for key in keys:
         values = [a.get(key) for a in attrs]
-        present = [v for v in values if v is not None]
-        if all(type(v) is str for v in present):
+        types = set(map(type, values))   # (in C: a check per value in Python was half of this)
+        types.discard(type(None))
+        if types <= {str}:
             table: dict[str, int] = {}
-            codes = array("i", (-1 if v is None else table.setdefault(v, len(table)) for v in values))
+            codes = array("i", [-1 if v is None else table.setdefault(v, len(table)) for v in values])
             columns.append(("s", "".join(table), _offsets(map(len, table)), codes.tobytes()))
-        elif all(type(v) is int and -2**62 < v < 2**62 for v in present):
-            columns.append(("i", array("q", (0 if v is None else v for v in values)).tobytes()))
+        elif types == {bool}:   # (a flag of most nodes: `declaration`)
+            columns.append(("b", bytes([_NO_FLAG if v is None else v for v in values])))
+        elif types <= {int} and -2**62 < min(v for v in values if v is not None) \
+                and max(v for v in values if v is not None) < 2**62:
+            columns.append(("i", array("q", [0 if v is None else v for v in values]).tobytes()))
         else:
             blobs = [b"" if v is None else encode(tuple(v) if isinstance(v, list) else v, compress=False)
                      for v in values]
             columns.append(("v", b"".join(blobs), _offsets(map(len, blobs))))
     return tuple(shapes), node_shapes.tobytes(), tuple(keys), tuple(columns)
+
+
+_NO_FLAG = 2   # a node without the flag, in a column of flags (``b``: 0 False, 1 True)
 
 
 def _offsets(lengths) -> bytes:
@@ -472,6 +479,10 @@ class _Base:
                 if pieces < 0 or offsets[-1] != len(joined) or codes and not (-1 <= min(codes) and max(codes) < pieces):
                     raise ValueError("a snapshot column's strings out of range")
                 column = (kind, joined, offsets, codes)
+            elif column[0] == "b" and len(column) == 2 and type(column[1]) is bytes:
+                rows = len(column[1])
+                if column[1] and max(column[1]) > _NO_FLAG:
+                    raise ValueError("a snapshot column's flags out of range")
             elif column[0] == "i" and len(column) == 2:
                 column = ("i", _array("q", column[1]))
                 rows = len(column[1])
@@ -497,6 +508,9 @@ class _Base:
                 value = column[1][offsets[code]:offsets[code + 1]] if code >= 0 else None
             elif kind == "i":
                 value = column[1][slot]
+            elif kind == "b":
+                code = column[1][slot]
+                value = None if code == _NO_FLAG else code == 1
             else:
                 start, end = column[2][slot], column[2][slot + 1]
                 value = decode(column[1][start:end], compressed=False) if end > start else None

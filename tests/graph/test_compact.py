@@ -6,8 +6,9 @@ from jupyter_codetrace.graph.compact import _LAZY, CompactGraph
 def _small_graph() -> CompactGraph:
     graph = CompactGraph()
     graph.add_node("a.py#", kind="module", line=1)
-    graph.add_node("a.py#f", kind="function", line=3, nesting="f")
-    graph.add_node("b.py#g", kind="function", line=7, external_calls=["print"])
+    graph.add_node("a.py#f", kind="function", line=3, nesting="f", declaration=False, stale=True)
+    graph.add_node("b.py#g", kind="function", line=7, external_calls=["print"], declaration=True, offset=2**63,
+                   stale=1)
     graph.add_edges("a.py", [("a.py#", "a.py#f", "CALLS", 9, "scope"), ("a.py#f", "b.py#g", "CALLS", 4, "import"),
                              ("a.py#f", "b.py#g", "REFERENCES", 5, "import")])
     graph.add_edge("b.py#g", "a.py#f", "CALLS", "b.py", 8, "inferred")
@@ -31,6 +32,12 @@ def _reread(graph: CompactGraph, order=()) -> CompactGraph:
 def test_a_snapshot_read_back_answers_as_the_graph_did():
     graph = _small_graph()
     assert _answers(_reread(graph)) == _answers(graph)
+    # each value of its own type: flags stay booleans, a node without one has none, integers
+    # too large for an array and columns of mixed types are kept as values
+    read = _reread(graph)
+    assert read.nodes["a.py#f"]["declaration"] is False and read.nodes["b.py#g"]["declaration"] is True
+    assert "declaration" not in read.nodes["a.py#"] and read.nodes["b.py#g"]["offset"] == 2**63
+    assert read.nodes["a.py#f"]["stale"] is True and type(read.nodes["b.py#g"]["stale"]) is int
 
 
 def test_a_graph_read_from_a_snapshot_and_changed_is_written_again_whole():
