@@ -150,10 +150,10 @@ class ValueFlow:
                 refs = caller.facts.references
                 # a holder here can hold the function only if this file names it as a value
                 held_here = name in self._value_names(path)
-                by_callee, plain = self._calls_of(path)
+                by_callee, holders = self._calls_of(path)
                 calls = by_callee.get(name, ())
-                if held_here:  # and the calls of plain names, in the file's order
-                    calls = sorted(set(calls) | set(plain))
+                if held_here:  # and the calls of what may hold it, in the file's order
+                    calls = sorted(set(calls) | set(holders))
                 for k in calls:
                     ref_index, passed = caller.facts.call_arguments[k]
                     token = _argument(passed, d.name, position)
@@ -178,21 +178,31 @@ class ValueFlow:
 
     def _calls_of(self, path: str) -> tuple[dict[str, list[int]], list[int]]:
         """A file's calls with arguments, by the callee's name, and those whose callee is a plain
-        name (what could be a holder): positions in ``call_arguments`` (looked up for every
-        parameter whose values are asked for: scanning every call each time was quadratic)."""
+        name this file binds as a variable or parameter (what could be a holder: ``_holds``):
+        positions in ``call_arguments`` (looked up for every parameter whose values are asked
+        for: scanning every call each time was quadratic, and so was checking every plain call
+        of a file, most of them calls of functions, for each such parameter)."""
         key = ("calls_of", path)
         found = self.resolver.kept.get(key)
         if found is None:
-            facts = self.resolver.view(path).facts
+            view = self.resolver.view(path)
+            facts = view.facts
             refs = facts.references
+            kinds = facts.definition_column("kind")
             by_callee: dict[str, list[int]] = {}
-            plain: list[int] = []
+            holders: list[int] = []
+            holder_names: dict[str, bool] = {}
             for k, (ref_index, _passed) in enumerate(facts.call_arguments):
                 ref = refs[ref_index]
                 by_callee.setdefault(ref.name, []).append(k)
                 if ref.receiver is False:
-                    plain.append(k)
-            found = self.resolver.kept[key] = (by_callee, plain)
+                    held = holder_names.get(ref.name)
+                    if held is None:
+                        held = holder_names[ref.name] = any(kinds[i] in _HOLDER_KINDS or kinds[i] == "parameter"
+                                                            for i in view.named(ref.name))
+                    if held:
+                        holders.append(k)
+            found = self.resolver.kept[key] = (by_callee, holders)
         return found
 
     def _value_names(self, path: str) -> frozenset[str]:
@@ -207,13 +217,8 @@ class ValueFlow:
         return names
 
     def _holds(self, path: str, ref_index: int, function: Symbol) -> bool:
-        view = self.resolver.view(path)
-        ref = view.facts.references[ref_index]
-        defs = view.facts.definitions
-        # cheap first: a plain name that this file binds as a variable or parameter
-        if ref.receiver is not False or not any(
-                defs[i].kind in _HOLDER_KINDS or defs[i].kind == "parameter" for i in view.named(ref.name)):
-            return False
+        """Whether the callee of call ``ref_index`` — a plain name this file binds as a variable
+        or parameter (``_calls_of``) — may hold ``function``."""
         target = self._resolved(path, ref_index)
         d = self.resolver.definition(target) if target is not None else None
         if d is None or not (d.kind in _HOLDER_KINDS or d.kind == "parameter"):
