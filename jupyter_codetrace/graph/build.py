@@ -14,6 +14,7 @@ resolutions read it (the resolver records what each resolution looked at).
 from __future__ import annotations
 
 import atexit
+from array import array
 import contextlib
 import marshal
 import os
@@ -28,7 +29,7 @@ from dataclasses import field
 
 from ..dataclass_code import dataclass
 from ..hashing import blake2b
-from ..index.encoding import decode, encode, freeze_long_lived, gc_paused
+from ..index.encoding import DecodeError, decode, encode, freeze_long_lived, gc_paused
 from ..languages import spec_of
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
@@ -75,8 +76,8 @@ class _Parts(dict):
             slots, interface, names, read = part
             ids = self._ids
             part = FileGraph(path, f"{path}#", dict.fromkeys(ids[i] for i in slots), [], {},
-                             frozenset(decode(read, compressed=False)), frozenset(decode(names, compressed=False)),
-                             interface)
+                             frozenset(decode(read, compressed=False)) if type(read) is bytes else read,
+                             frozenset(decode(names, compressed=False)), interface)
             dict.__setitem__(self, path, part)
         return part
 
@@ -88,6 +89,20 @@ class _Parts(dict):
 
     def values(self):
         return (self[path] for path in list(self))
+
+    def reads(self):
+        """(path, what its part read) of every file, without making the parts: what a change
+        elsewhere may reach (``CodeGraph._update``; a restarted process's first save that changes
+        an interface made every part for it: 45 ms of the stdlib's). Each read is decoded once."""
+        for path, part in dict.items(self):
+            if type(part) is tuple:
+                read = part[3]
+                if type(read) is bytes:
+                    read = frozenset(decode(read, compressed=False))
+                    dict.__setitem__(self, path, part[:3] + (read,))   # (a value replaced: no resize)
+                yield path, read
+            else:
+                yield path, part.read
 
     def names(self):
         """(path, the names its part lists) of every file, without making the parts."""
@@ -180,6 +195,8 @@ class CodeGraph:
         # resolved), each with how many files define it
         self._node_names: dict[str, int] = {}
         self._node_names_made = False
+        # the counts as the snapshot read kept them (``_encoded_counts``), until an update needs them
+        self._stored_node_names: bytes | None = None
         self._implicit: list[tuple[str, str, str]] | None = None   # inferred IMPLEMENTS edges (Go)
         # the index's summaries when the graph was last brought up to date (what changed files
         # named then); None when a new process starts from what an earlier one stored
@@ -197,7 +214,9 @@ class CodeGraph:
         if found is None:
             return False
         try:
-            (digests, files, implicit), data = found
+            (digests, files, implicit, node_names), data = found
+            if type(node_names) is not bytes:
+                raise ValueError("a snapshot's node names of another shape")
             graph = CompactGraph.from_snapshot(data)
             hashes = dict(digests)
             ids, rows, keys = graph.snapshot_ids(), {}, {}
@@ -217,6 +236,7 @@ class CodeGraph:
             return False
         self.graph, self._hashes, self.files, self._keys = graph, hashes, parts, keys
         self._implicit = [(e[0], e[1], key) for e, key in zip(edges, implicit)]
+        self._stored_node_names = node_names
         return True
 
     def write_snapshot(self) -> None:
@@ -237,6 +257,15 @@ class CodeGraph:
                        encode(tuple(sorted(fg.names)), compress=False), encode(tuple(sorted(fg.read)), compress=False))
                       for path, start, count, fg in files)
         digests = tuple((path, self._hashes[path]) for path in self.files if path in self._hashes)
+        if self._node_names_made:
+            node_names = _encoded_counts(self._node_names)
+        elif self._stored_node_names is not None:   # (read with the snapshot; no file redone since)
+            node_names = self._stored_node_names
+        else:
+            counts: dict[str, int] = {}
+            for _path, names in self.files.names():
+                _count_node_names(counts, names, 1)
+            node_names = _encoded_counts(counts)
         # The graph is from now on the snapshot's arrays, as a restarted process reads it: the
         # objects the build made (150 MB on the stdlib) go before the blob is encoded, and are
         # made again only for what is asked. Its keys are the snapshot's: each file's a range.
@@ -244,7 +273,7 @@ class CodeGraph:
         self._keys = {path: range(start, start + count) for path, start, count, *_ in files}
         if self._implicit is not None:
             self._implicit = [(source, target, new_key[key]) for source, target, key in self._implicit]
-        if self.store.save_snapshot(((digests, files, tuple(new_key[k] for k in implicit)), data)):
+        if self.store.save_snapshot(((digests, files, tuple(new_key[k] for k in implicit), node_names), data)):
             self._snapshot_due = False
 
     def file_nodes(self, path: str) -> tuple[str, ...]:
@@ -351,10 +380,9 @@ class CodeGraph:
             # `shapes/circle.rs`, `pkg.py` beside `pkg/`): the files that read its folder or the one
             # above it are redone.
             near = {folder for p in added_or_gone for folder in _folder_and_parent(p)}
-            for path, fg in self.files.items():
+            for path, read in self.files.reads():
                 if path in redo or path not in current:
                     continue
-                read = fg.read
                 if not read.isdisjoint(touched) or not read.isdisjoint(name_reads) or \
                         (added_or_gone and ("*files" in read or any(_folder(r) in near for r in read))):
                     redo.add(path)
@@ -385,7 +413,15 @@ class CodeGraph:
         # Kept as counts (name -> how many files define it), so that a file gaining or losing a
         # function changes its own names' counts instead of the set being made again from every
         # file's (60k names of the stdlib: 50 ms of each such save).
-        if redo and self._node_names_made:
+        if redo or gone:
+            if not self._node_names_made and self._stored_node_names is not None:
+                # a restarted process: the counts the snapshot kept, not every file's names again
+                # (the stdlib's: 60 ms of its first save that adds or removes a function)
+                counts = _decoded_counts(self._stored_node_names)
+                if counts is not None:
+                    self._node_names, self._node_names_made = counts, True
+            self._stored_node_names = None
+        if (redo or gone) and self._node_names_made:
             counts = self._node_names
             for path in (*gone, *redo):
                 if path in self.files:
@@ -562,6 +598,7 @@ class CodeGraph:
         """Back to a graph of nothing (the store's snapshot is read next)."""
         self.graph, self._keys, self.files, self._hashes, self._tables = CompactGraph(), {}, _Parts(), {}, {}
         self._node_names, self._node_names_made, self._implicit, self._snapshot_due = {}, False, None, False
+        self._stored_node_names = None
         self._summaries = None
 
     def _drop(self, path: str) -> None:
@@ -964,6 +1001,25 @@ def _count_node_names(counts: dict[str, int], names, step: int) -> None:
                 counts[name] = left
             else:
                 counts.pop(name, None)
+
+
+def _encoded_counts(counts: dict[str, int]) -> bytes:
+    """Node name counts as a snapshot keeps them: the names, then their counts as an array."""
+    return encode((tuple(counts), array("i", counts.values()).tobytes()), compress=False)
+
+
+def _decoded_counts(blob: bytes) -> dict[str, int] | None:
+    """The inverse of ``_encoded_counts``; None for anything else (the counts are made again)."""
+    try:
+        names, counts = decode(blob, compressed=False)
+        numbers = array("i")
+        numbers.frombytes(counts)
+    except (DecodeError, TypeError, ValueError):
+        return None
+    if type(names) is not tuple or len(names) != len(numbers) or not all(type(n) is str for n in names) \
+            or (numbers and min(numbers) < 1):
+        return None
+    return dict(zip(names, numbers))
 
 
 def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:

@@ -180,6 +180,47 @@ def test_a_restart_reads_the_snapshot_and_an_edit_then_redoes_what_it_touches(ro
         assert _redone(third) == 0 and _from_snapshot(third)
 
 
+def _counted_again(graph) -> dict[str, int]:
+    """The node names of every file's part, counted from scratch (as a first update counts them)."""
+    counts: dict[str, int] = {}
+    for _path, names in graph.files.names():
+        for name in names:
+            if name.endswith("()"):
+                counts[name[:-2]] = counts.get(name[:-2], 0) + 1
+    return counts
+
+
+def test_a_restart_counts_node_names_from_the_snapshot_and_keeps_them_counted(root, tmp_path):
+    """The names of the project's nodes (a read of another name is never resolved) with how many
+    files define each: kept in the snapshot, changed per file by the saves that add, remove or
+    rename functions and by files that go, and written again with the next snapshot."""
+    with Project(root, cache_dir=tmp_path / "cache") as first:
+        _graph(first)
+    pricing, chain = root / "shop" / "pricing.py", root / "shop" / "chain.py"
+    original = pricing.read_text(encoding="utf-8")
+    with Project(root, cache_dir=tmp_path / "cache") as second:
+        assert second.dependents_of("shop/pricing.py", "round_price").found and _redone(second) == 0
+        graph = second._context._code_graph
+        assert not graph._node_names_made and graph._stored_node_names is not None
+        pricing.write_text(original.replace("def round_price(", "def rounded_price(") + "\n\ndef audit(order):\n"
+                           "    return rounded_price(order)\n", encoding="utf-8")
+        chain.unlink()
+        second.index()
+        edited = _graph(second)
+        assert 0 < _redone(second) < len(second._context.index.files())
+        assert graph._node_names_made and graph._node_names == _counted_again(graph)
+        assert "audit" in graph._node_names and "rounded_price" in graph._node_names
+        assert "round_price" not in graph._node_names
+    assert edited == _scratch(root, tmp_path, "scratch")
+    with Project(root, cache_dir=tmp_path / "cache") as third:   # the counts the second one wrote
+        assert _graph(third) == edited and _redone(third) == 0
+        graph = third._context._code_graph
+        pricing.write_text(original, encoding="utf-8")
+        third.index()
+        assert _graph(third) == _scratch(root, tmp_path, "scratch-again")
+        assert graph._node_names == _counted_again(graph) and "round_price" in graph._node_names
+
+
 def test_a_restart_makes_no_file_part_until_a_change_asks_for_it(root, tmp_path):
     def made(project) -> set[str]:
         files = project._context._code_graph.files
@@ -196,6 +237,16 @@ def test_a_restart_makes_no_file_part_until_a_change_asks_for_it(root, tmp_path)
         second.index()
         assert second.dependents_of("shop/pricing.py", "round_price").found
         assert made(second) == {"shop/models.py", "shop/pricing.py"} and _redone(second) == 1
+        # a function added: the files that read pricing.py's names are looked for by what each
+        # part read, without making the others' parts
+        pricing.write_text(pricing.read_text(encoding="utf-8") + "\n\ndef audit(order):\n    return 1\n",
+                           encoding="utf-8")
+        second.index()
+        assert second.dependents_of("shop/pricing.py", "audit").found
+        graph = second._context._code_graph
+        assert made(second) == {"shop/models.py", "shop/pricing.py"} and _redone(second) == 1
+        assert all(type(dict.__getitem__(graph.files, p)[3]) is frozenset
+                   for p in graph.files if p not in made(second))   # (each read decoded once)
         after = _graph(second)
     assert after == _scratch(root, tmp_path, "scratch")
 
