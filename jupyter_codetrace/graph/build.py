@@ -517,7 +517,9 @@ class CodeGraph:
         failed: the caller then builds in one child as before (redoing every file). A file's
         part does not depend on which process made it: each resolves what it needs itself (the
         files every share imports are resolved in each: ~10 % more CPU in all, half the wait)."""
-        shares = _shares(sorted(redo), resolver._summaries or {}, getattr(index, "workers", 1))
+        summaries = resolver._summaries or {}
+        lines = sum(summaries[p].lines for p in redo if p in summaries)
+        shares = _shares(sorted(redo), summaries, min(getattr(index, "workers", 1), _children_that_fit(lines)))
         if len(shares) < 2 or not sys.platform.startswith("linux"):
             return False
         pids = []
@@ -716,6 +718,20 @@ CHILD_STALL_SECONDS = 60.0
 # of a project: ~1 GB on the stdlib), so more children cost memory for less and less time.
 SHARE_FILES = 200
 MAX_SHARES = 4
+# What one such child holds at its peak, per line of the project: 0.98-1.08 KB measured on 1, 2
+# and 4 copies of the stdlib (858k-3.4M lines; bench/graph_restart.py --scale), with room to spare.
+_CHILD_BYTES_PER_LINE = 1300
+
+
+def _children_that_fit(lines: int) -> int:
+    """How many children building a graph of ``lines`` lines fit in four fifths of the memory
+    available now (/proc/meminfo); at least one (the build in one child needs about as much)."""
+    try:
+        with open("/proc/meminfo", "rb") as meminfo:
+            available = next(int(line.split()[1]) * 1024 for line in meminfo if line.startswith(b"MemAvailable:"))
+    except (OSError, StopIteration, ValueError, IndexError):
+        return MAX_SHARES   # (not known: the other bounds decide)
+    return max(1, int(available * 0.8) // max(1, lines * _CHILD_BYTES_PER_LINE))
 
 
 def _shares(paths: list[str], summaries: dict, workers: int) -> list[list[str]]:

@@ -114,6 +114,19 @@ def test_a_graph_from_nothing_is_shared_among_children_one_per_worker(root, tmp_
     assert len(graph_forks) == 3
 
 
+def test_a_graph_is_shared_among_as_many_children_as_memory_holds(root, tmp_path, graph_forks, monkeypatch):
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    # each child would need more than the memory available now: the build is one child's
+    monkeypatch.setattr(build, "_CHILD_BYTES_PER_LINE", 10**12)
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        built = _graph(project)
+        assert len(graph_forks) == 1 and project._context._code_graph.last_in_child
+    assert built == _in_process(root, tmp_path, "in-process")
+    assert build._children_that_fit(10**9) == 1
+    monkeypatch.setattr(build, "_CHILD_BYTES_PER_LINE", 1)
+    assert build._children_that_fit(1000) >= build.MAX_SHARES
+
+
 def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_forks, monkeypatch):
     monkeypatch.setattr(build, "SHARE_FILES", 2)
     store_parts = build.CodeGraph._store_parts
