@@ -28,13 +28,16 @@ from .dataclass_code import dataclass
 from .index.encoding import decode, encode, leading_count
 
 __all__ = ["Definition", "Reference", "Import", "Export", "Scope", "FileFacts", "Token", "CLASS_KINDS", "Moves", "line_moves",
-           "MEMBER_OWNER_KINDS"]
+           "MEMBER_OWNER_KINDS", "NODE_KINDS"]
 
 Token = Optional[tuple]
 # Kinds of definitions that are types, and those whose definitions inside are members (looked up
 # through the owner: `Owner.name`, `self.name`).
 CLASS_KINDS = frozenset({"class", "interface", "struct", "enum", "trait", "type"})
 MEMBER_OWNER_KINDS = CLASS_KINDS | {"impl", "namespace", "module"}
+# Definitions that are nodes of the call graph (graph/build.py): what can do or be something there.
+NODE_KINDS = frozenset({"function", "method", "constructor", "class", "interface", "type", "enum",
+                        "struct", "trait", "impl", "namespace", "module", "macro"})
 
 
 @dataclass(slots=True)
@@ -288,6 +291,13 @@ class FileFacts:
             if d.scope == 0:
                 top.setdefault(d.name, []).append(i)
         return members, top
+
+    def node_names(self) -> set[str]:
+        """The names of the definitions a call graph makes nodes of (``NODE_KINDS``), and of
+        properties (a getter is one): the names whose reads the graph resolves, kept in each
+        file's summary so that a graph's build knows them all without loading every file."""
+        column = self.definition_column
+        return {name for name, kind in zip(column("name"), column("kind")) if kind in NODE_KINDS or kind == "property"}
 
     def names(self) -> tuple[set[str], set[str]]:
         """(names defined here, names referenced or imported here): the cross-file name index."""

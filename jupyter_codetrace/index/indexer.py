@@ -211,17 +211,17 @@ class _Summary:
             used = self._used = frozenset(map(intern, _names_in(used, compressed=_compressed(used))))
         return used
 
-    def _role_maps(self) -> tuple[dict, dict]:
+    def _role_maps(self) -> tuple[dict, dict, frozenset]:
         if self._defined is None:
             self._read_names()
         roles = self._roles
         if type(roles) is bytes:
             try:
-                members, top = decode(roles)
+                members, top, nodes = decode(roles)
                 roles = ({intern(name): indexes for name, indexes in members},
-                         {intern(name): indexes for name, indexes in top})
+                         {intern(name): indexes for name, indexes in top}, frozenset(map(intern, nodes)))
             except (TypeError, ValueError):   # as in _names_in
-                roles = ({}, {})
+                roles = ({}, {}, frozenset())
             self._roles = roles
         return roles
 
@@ -235,13 +235,18 @@ class _Summary:
         """Names defined at the top level, with their definitions' indexes."""
         return self._role_maps()[1]
 
+    @property
+    def node_names(self) -> frozenset[str]:
+        """The names of its definitions that are call graph nodes (``FileFacts.node_names``)."""
+        return self._role_maps()[2]
+
     def take_names(self, names: tuple) -> None:
         """Its name sets, read (``_StoredNames``) or rebuilt: three blobs, or the sets themselves."""
         self._defined, self._roles, self._used = names
         self._stored = None
 
 
-_NO_NAMES = (frozenset(), ({}, {}), frozenset())
+_NO_NAMES = (frozenset(), ({}, {}, frozenset()), frozenset())
 
 
 class _StoredNames:
@@ -302,7 +307,8 @@ def _names_blob(facts: FileFacts) -> bytes:
     """A file's names blob: the names it defines, where (members, top level), and the names it uses."""
     defined, used = facts.names()
     members, top = facts.name_roles()
-    return encode((encode(sorted(defined), compress=False), encode((sorted(members.items()), sorted(top.items()))),
+    roles = (sorted(members.items()), sorted(top.items()), sorted(facts.node_names()))
+    return encode((encode(sorted(defined), compress=False), encode(roles),
                    encode(sorted(used), compress=False)), compress=False)   # searched as written (_FilesByName)
 
 

@@ -37,7 +37,8 @@ __all__ = ["Store", "FileRecord", "cache_root", "INDEXER_VERSION", "encode", "de
 # 10: a summary's counts and warnings in a small column of their own (``head``): a start reads
 #     those alone, the names when first asked for (``names``).
 # 11: an index holding what a start reads of each row (``heads``): its pages alone are read.
-INDEXER_VERSION = "11"
+# 12: a summary's roles hold the names of its definitions that are call graph nodes.
+INDEXER_VERSION = "12"
 
 
 def cache_root() -> Path:
