@@ -145,6 +145,31 @@ def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_
     assert built == _in_process(root, tmp_path, "in-process")
 
 
+def test_an_interrupt_while_children_share_a_build_stops_them_all_and_is_raised(root, tmp_path, graph_forks,
+                                                                                monkeypatch):
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    parent = os.getpid()
+    store_parts = build.CodeGraph._store_parts
+
+    def slow(self, resolver, share, redo, current):
+        if os.getpid() != parent:
+            time.sleep(60)
+        return store_parts(self, resolver, share, redo, current)
+
+    monkeypatch.setattr(build.CodeGraph, "_store_parts", slow)
+    timer = threading.Timer(1.0, lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGINT))
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        project.index()
+        timer.start()
+        started = time.monotonic()
+        with pytest.raises(KeyboardInterrupt):
+            project.call_graph()
+        assert time.monotonic() - started < 30
+        assert len(graph_forks) == 2 and all(_gone(pid) for pid in graph_forks)
+        monkeypatch.setattr(build.CodeGraph, "_store_parts", store_parts)
+        assert _graph(project) == _in_process(root, tmp_path, "in-process")   # asked again: answered
+
+
 def test_shares_are_runs_of_about_equal_work():
     class Summary:
         def __init__(self, n):
