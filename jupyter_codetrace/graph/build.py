@@ -722,13 +722,37 @@ _CHILD_BYTES_PER_LINE = 1300
 
 def _children_that_fit(lines: int) -> int:
     """How many children building a graph of ``lines`` lines fit in four fifths of the memory
-    available now (/proc/meminfo); at least one (the build in one child needs about as much)."""
+    available now; at least one (the build in one child needs about as much)."""
+    available = _available_memory()
+    if available is None:
+        return MAX_SHARES   # (not known: the other bounds decide)
+    return max(1, int(available * 0.8) // max(1, lines * _CHILD_BYTES_PER_LINE))
+
+
+# A container's memory bound and use (cgroup v2, then v1): in a container /proc/meminfo tells the
+# host's memory, and a JupyterHub pod's bound is often a few GB of a large machine.
+_CGROUP_FILES = (("/sys/fs/cgroup/memory.max", "/sys/fs/cgroup/memory.current"),
+                 ("/sys/fs/cgroup/memory/memory.limit_in_bytes", "/sys/fs/cgroup/memory/memory.usage_in_bytes"))
+
+
+def _available_memory() -> int | None:
+    """Bytes of memory this process's children can still take: the system's available memory
+    (/proc/meminfo), or less when the process's container is bound to less. None when unknown."""
     try:
         with open("/proc/meminfo", "rb") as meminfo:
             available = next(int(line.split()[1]) * 1024 for line in meminfo if line.startswith(b"MemAvailable:"))
     except (OSError, StopIteration, ValueError, IndexError):
-        return MAX_SHARES   # (not known: the other bounds decide)
-    return max(1, int(available * 0.8) // max(1, lines * _CHILD_BYTES_PER_LINE))
+        return None
+    for bound_file, used_file in _CGROUP_FILES:
+        try:
+            with open(bound_file, "rb") as bound, open(used_file, "rb") as used:
+                limit, usage = bound.read().strip(), int(used.read())
+        except (OSError, ValueError):
+            continue
+        if limit.isdigit() and int(limit) < 1 << 60:   # ("max", or v1's huge number: no bound)
+            available = min(available, max(0, int(limit) - usage))
+        break
+    return available
 
 
 def _shares(paths: list[str], summaries: dict, workers: int) -> list[list[str]]:

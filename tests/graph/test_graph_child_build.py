@@ -127,6 +127,24 @@ def test_a_graph_is_shared_among_as_many_children_as_memory_holds(root, tmp_path
     assert build._children_that_fit(1000) >= build.MAX_SHARES
 
 
+def test_a_containers_memory_bound_is_the_memory_available(tmp_path, monkeypatch):
+    """In a container /proc/meminfo tells the host's memory; the cgroup's bound less its use is
+    what the children may take (v2 files, else v1's; "max" or v1's huge number: no bound)."""
+    host = build._available_memory()
+    assert host is not None and host > 0
+    bound, used = tmp_path / "memory.max", tmp_path / "memory.current"
+    monkeypatch.setattr(build, "_CGROUP_FILES", ((str(bound), str(used)),))
+    bound.write_text("3000000000\n")
+    used.write_text("1000000000\n")
+    assert build._available_memory() == min(host, 2_000_000_000)
+    bound.write_text("max\n")
+    assert abs(build._available_memory() - host) < 200_000_000   # (the host's figure, read again)
+    bound.write_text(f"{(1 << 63) - 4096}\n")   # cgroup v1's "no bound"
+    assert abs(build._available_memory() - host) < 200_000_000
+    bound.write_text("1000000\n")   # a bound already used up: one child, as before
+    assert build._available_memory() == 0 and build._children_that_fit(10) == 1
+
+
 def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_forks, monkeypatch):
     monkeypatch.setattr(build, "SHARE_FILES", 2)
     store_parts = build.CodeGraph._store_parts
