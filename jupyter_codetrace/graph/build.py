@@ -547,7 +547,10 @@ class CodeGraph:
             raise
         if len(done) < len(shares) or not all(done):
             return False
-        return self._built_in_child(index, lambda: self._update(resolver, index, may_fork=False))
+        # every part is stored: one more child writes the snapshot; if it fails, the asking
+        # process reads the parts themselves (as a restarted one without a snapshot does)
+        self._built_in_child(index, lambda: self._update(resolver, index, may_fork=False))
+        return True
 
     def _store_parts(self, resolver: Resolver, share: list[str], redo: set[str], current: dict[str, str]) -> None:
         """In a child of ``_built_in_shares``: make and store the parts of the files of ``share``."""
@@ -561,7 +564,8 @@ class CodeGraph:
             if fg is not None:
                 made.append(fg)
             if made and (len(made) >= _SAVE_EVERY or at == len(share) - 1):
-                self.store.save(made, current, [], _used_blobs(resolver, made, current))
+                if not self.store.save(made, current, [], _used_blobs(resolver, made, current)):
+                    raise OSError("the graph's parts could not be stored")   # (this child fails: one builds all)
                 made.clear()
 
     def _built_in_child(self, index, work) -> bool:

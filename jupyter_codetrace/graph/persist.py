@@ -195,10 +195,10 @@ class GraphStore(SideStore):
         return parts
 
     def save(self, parts: list, digests: dict[str, str], gone: list[str],
-             used: dict[str, bytes] | None = None) -> None:
+             used: dict[str, bytes] | None = None) -> bool:
         """Store ``parts`` (made from files at ``digests``) with the names each file uses (``used``:
         path -> the blob of its sorted names, ``_Summary.used_blob``; a part without one has its old row dropped) and
-        forget the parts of ``gone`` files."""
+        forget the parts of ``gone`` files. False when they could not be written (a cache)."""
         rows, named = [], []
         used = used or {}
         for fg in parts:
@@ -218,7 +218,7 @@ class GraphStore(SideStore):
             db.executemany("DELETE FROM used_names WHERE path = ?", unnamed)
             db.executemany("INSERT OR REPLACE INTO used_names VALUES (?, ?, ?, ?)", named)
 
-        self.write(work)
+        return self.write(work)
 
     def used_names(self, digests: dict[str, str]) -> dict[str, frozenset[str]]:
         """path -> the names the file used when its part was made, for each of ``digests`` (path ->

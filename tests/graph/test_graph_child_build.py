@@ -163,6 +163,38 @@ def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_
     assert built == _in_process(root, tmp_path, "in-process")
 
 
+def test_shares_whose_snapshot_cannot_be_written_leave_their_parts_to_this_process(root, tmp_path, graph_forks,
+                                                                                   monkeypatch):
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    monkeypatch.setattr(persist.GraphStore, "save_snapshot", lambda self, data: False)
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        built = _graph(project)
+        graph = project._context._code_graph
+        # two shares, the snapshot's child (failed), and no build again: the parts are read here
+        assert len(graph_forks) == 3 and all(_gone(pid) for pid in graph_forks)
+        assert graph.last_in_child and graph._snapshot_due   # (to be written again at the end)
+    assert built == _in_process(root, tmp_path, "in-process")
+
+
+def test_a_share_whose_parts_cannot_be_stored_leaves_the_build_to_one_child(root, tmp_path, graph_forks, monkeypatch):
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    sharing = {"now": False}
+    store_parts, save = build.CodeGraph._store_parts, persist.GraphStore.save
+
+    def in_a_share(self, *args):
+        sharing["now"] = True   # (in this child only: the parent never runs a share)
+        return store_parts(self, *args)
+
+    monkeypatch.setattr(build.CodeGraph, "_store_parts", in_a_share)
+    monkeypatch.setattr(persist.GraphStore, "save", lambda self, *a, **k: False if sharing["now"] else save(self, *a, **k))
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        built = _graph(project)
+        # two shares (both failed), then every file built in one child, whose snapshot is read
+        assert len(graph_forks) == 3 and all(_gone(pid) for pid in graph_forks)
+        assert project._context._code_graph.graph._base is not None
+    assert built == _in_process(root, tmp_path, "in-process")
+
+
 def test_an_interrupt_while_children_share_a_build_stops_them_all_and_is_raised(root, tmp_path, graph_forks,
                                                                                 monkeypatch):
     monkeypatch.setattr(build, "SHARE_FILES", 2)
