@@ -179,7 +179,10 @@ class GraphStore(SideStore):
     def load(self, cls) -> list[tuple[object, str]]:
         """Every stored part with the digest of the file it was made from (files changed or gone
         since included: the graph updates from them as an earlier process would have)."""
-        rows = self.read("SELECT path, digest, blob, sum FROM parts") or []
+        # in the order of the files' paths, as a build adds them: the graph's lists (a node's
+        # neighbours, in the order their first edge was added) come out as a build's, whatever
+        # order the parts were written in (children sharing a build write theirs side by side)
+        rows = self.read("SELECT path, digest, blob, sum FROM parts ORDER BY path") or []
         parts = []
         with gc_paused():
             for path, digest, blob, expected in rows:

@@ -145,6 +145,34 @@ def test_a_containers_memory_bound_is_the_memory_available(tmp_path, monkeypatch
     assert build._available_memory() == 0 and build._children_that_fit(10) == 1
 
 
+def _in_order(project: Project):
+    """The graph's edges and a question's answer as they are listed (not sorted)."""
+    edges = [(e.source, e.target, e.kind, e.line) for e in project.call_graph().edges]
+    return edges, project.dependents_of("shop/pricing.py", "round_price").to_dict()
+
+
+def test_a_graph_shared_among_children_lists_what_one_build_lists_in_its_order(root, tmp_path, graph_forks,
+                                                                              monkeypatch):
+    """Children write their parts side by side, in no set order; the graph read from them lists
+    each node's neighbours as one build does (callers, call trees and paths in the same order)."""
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    store_parts = build.CodeGraph._store_parts
+
+    def first_share_last(self, resolver, share, redo, current):
+        if share[0] == min(redo):
+            time.sleep(1.0)   # the other share's parts are written first
+        return store_parts(self, resolver, share, redo, current)
+
+    monkeypatch.setattr(build.CodeGraph, "_store_parts", first_share_last)
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        shared = _in_order(project)
+        assert len(graph_forks) == 3
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
+        with Project(root, cache_dir=tmp_path / "in-process") as here:
+            assert shared == _in_order(here)
+
+
 def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_forks, monkeypatch):
     monkeypatch.setattr(build, "SHARE_FILES", 2)
     store_parts = build.CodeGraph._store_parts
