@@ -14,7 +14,6 @@ resolutions read it (the resolver records what each resolution looked at).
 from __future__ import annotations
 
 import atexit
-from array import array
 import contextlib
 import marshal
 import os
@@ -24,6 +23,7 @@ import sys
 import time
 import warnings
 import weakref
+from array import array
 from collections import Counter
 from dataclasses import field
 

@@ -45,6 +45,18 @@ def _in_process(root: Path, tmp_path: Path, name: str):
             return graph
 
 
+def _interrupted_while_building(project: Project) -> None:
+    """The graph's first question interrupted after a second (Ctrl-C, a kernel's interrupt):
+    the interrupt is raised, within 30 s."""
+    timer = threading.Timer(1.0, lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGINT))
+    project.index()
+    timer.start()
+    started = time.monotonic()
+    with pytest.raises(KeyboardInterrupt):
+        project.call_graph()
+    assert time.monotonic() - started < 30
+
+
 def _gone(pid: int) -> bool:
     try:
         os.kill(pid, 0)
@@ -235,14 +247,8 @@ def test_an_interrupt_while_children_share_a_build_stops_them_all_and_is_raised(
         return store_parts(self, resolver, share, redo, current)
 
     monkeypatch.setattr(build.CodeGraph, "_store_parts", slow)
-    timer = threading.Timer(1.0, lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGINT))
     with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
-        project.index()
-        timer.start()
-        started = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
-            project.call_graph()
-        assert time.monotonic() - started < 30
+        _interrupted_while_building(project)
         assert len(graph_forks) == 2 and all(_gone(pid) for pid in graph_forks)
         monkeypatch.setattr(build.CodeGraph, "_store_parts", store_parts)
         assert _graph(project) == _in_process(root, tmp_path, "in-process")   # asked again: answered
@@ -299,14 +305,8 @@ def test_an_interrupt_while_the_child_builds_stops_it_and_is_raised(root, tmp_pa
         return file_graph(self, resolver, path)
 
     monkeypatch.setattr(build.CodeGraph, "_file_graph", slow)
-    timer = threading.Timer(1.0, lambda: signal.pthread_kill(threading.main_thread().ident, signal.SIGINT))
     with Project(root, cache_dir=tmp_path / "cache") as project:
-        project.index()
-        timer.start()
-        started = time.monotonic()
-        with pytest.raises(KeyboardInterrupt):
-            project.call_graph()
-        assert time.monotonic() - started < 30
+        _interrupted_while_building(project)
         assert len(graph_forks) == 1 and _gone(graph_forks[0])
         monkeypatch.setattr(build.CodeGraph, "_file_graph", file_graph)
         assert _graph(project) == _in_process(root, tmp_path, "in-process")   # asked again: answered
