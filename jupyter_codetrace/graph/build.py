@@ -1031,17 +1031,20 @@ def _implicit_language(resolver: Resolver, path: str) -> bool:
     return spec is not None and spec.implicit_interfaces
 
 
+def _count(counts: dict[str, int], node_names, step: int) -> None:
+    """Add ``step`` to the count of each of a file's ``node_names``; a name no file defines any
+    more leaves ``counts``."""
+    for name in node_names:
+        left = counts.get(name, 0) + step
+        if left > 0:
+            counts[name] = left
+        else:
+            counts.pop(name, None)
+
+
 def _count_node_names(counts: dict[str, int], names, step: int) -> None:
-    """Add ``step`` to the count of each node name among a file's ``names`` ("name()" for a node:
-    ``_defined_names``); a name no file defines any more leaves ``counts``."""
-    for name in names:
-        if name.endswith("()"):
-            name = name[:-2]
-            left = counts.get(name, 0) + step
-            if left > 0:
-                counts[name] = left
-            else:
-                counts.pop(name, None)
+    """``_count`` of the node names among a file's ``names`` ("name()" for a node: ``_defined_names``)."""
+    _count(counts, (name[:-2] for name in names if name.endswith("()")), step)
 
 
 def _count_names_of(counts: dict[str, int], resolver: Resolver, paths, current: dict[str, str]) -> None:
@@ -1053,8 +1056,7 @@ def _count_names_of(counts: dict[str, int], resolver: Resolver, paths, current: 
     for path in paths:
         summary = summaries.get(path)
         if summary is not None and summary.record.digest == current.get(path):
-            for name in summary.node_names:
-                counts[name] = counts.get(name, 0) + 1
+            _count(counts, summary.node_names, 1)
         else:
             _count_node_names(counts, _defined_names(resolver, path), 1)
 
@@ -1085,13 +1087,9 @@ def _defined_names(resolver: Resolver, path: str) -> frozenset[str]:
     view = resolver.view(path)
     if view is None:
         return frozenset()
-    names = set()
     column = view.facts.definition_column   # (a stored file's definitions are not made for this)
-    for name, kind in zip(column("name"), column("kind")):
-        if kind != "parameter":
-            names.add(name)
-            if kind in NODE_KINDS or kind == "property":
-                names.add(name + "()")
+    names = {name for name, kind in zip(column("name"), column("kind")) if kind != "parameter"}
+    names.update(name + "()" for name in view.facts.node_names())
     found = resolver.kept[("defined_names", path)] = frozenset(names)
     return found
 

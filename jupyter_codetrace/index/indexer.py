@@ -304,7 +304,8 @@ def _name_sets(names: bytes) -> tuple[bytes, bytes, bytes]:
 
 
 def _names_blob(facts: FileFacts) -> bytes:
-    """A file's names blob: the names it defines, where (members, top level), and the names it uses."""
+    """A file's names blob: the names it defines, where (members, top level; and those that are
+    call graph nodes), and the names it uses."""
     defined, used = facts.names()
     members, top = facts.name_roles()
     roles = (sorted(members.items()), sorted(top.items()), sorted(facts.node_names()))
