@@ -180,7 +180,7 @@ class _Extraction:
                 name = caps["reference"][0]
                 span = (name.start_byte, name.end_byte)
                 if span not in references:
-                    references[span] = [name, None, None, False]
+                    references[span] = name   # a plain name: the node alone (the others: a list)
             elif category == "member":
                 name = caps["reference"][0]
                 receiver = caps.get("receiver") or caps.get("receiver.builtin") or caps.get("receiver.literal") \
@@ -197,35 +197,13 @@ class _Extraction:
                     caps["reference.expression"][0] if "reference.expression" in caps else None,
                     "receiver.builtin" in caps,
                 ]
-            elif category == "definition":
-                self._collect_definition(definitions, detail, caps)
             elif category == "call":
                 calls.append((caps["call"][0], caps["call.callee"][0], "call.new" in caps))
                 if "call.arguments" in caps:
                     call = caps["call"][0]
                     arguments[(call.start_byte, call.end_byte)] = caps["call.arguments"][0]
-            elif category == "mark":
-                target = marks[detail]
-                for node in caps[detail]:
-                    span = (node.start_byte, node.end_byte)
-                    target.add(span)
-                    if detail != "ignore" and span not in references:
-                        references[span] = [node, None, None, False]
-            elif category == "scope":
-                for node in caps[detail]:
-                    span = (node.start_byte, node.end_byte)
-                    # The strongest kind wins when patterns overlap (a function is also a block).
-                    if scopes.get(span) not in ("function", "class"):
-                        scopes[span] = _SCOPE_KEYS[detail]
-            elif category == "region":
-                for node in caps["type.region"]:
-                    type_regions.append((node.start_byte, node.end_byte))
-            elif category == "forward":
-                for node in caps["type.forward"]:
-                    for name in _forward_names(node, self.source):
-                        references.setdefault((name.start_byte, name.end_byte), [name, None, None, False])
-            elif category == "comment":
-                comments.extend(caps["comment"])
+            elif category == "definition":
+                self._collect_definition(definitions, detail, caps)
             elif category == "wrapper":
                 node = caps["expression.wrapper"][0]
                 if "expression.declared" in caps:  # `const o: T = {…}`: o's literal is a T
@@ -241,6 +219,28 @@ class _Extraction:
                         else:
                             self._wrappers[span] = (how, list(inner), keys)
                         break
+            elif category == "mark":
+                target = marks[detail]
+                for node in caps[detail]:
+                    span = (node.start_byte, node.end_byte)
+                    target.add(span)
+                    if detail != "ignore" and span not in references:
+                        references[span] = node
+            elif category == "scope":
+                for node in caps[detail]:
+                    span = (node.start_byte, node.end_byte)
+                    # The strongest kind wins when patterns overlap (a function is also a block).
+                    if scopes.get(span) not in ("function", "class"):
+                        scopes[span] = _SCOPE_KEYS[detail]
+            elif category == "region":
+                for node in caps["type.region"]:
+                    type_regions.append((node.start_byte, node.end_byte))
+            elif category == "forward":
+                for node in caps["type.forward"]:
+                    for name in _forward_names(node, self.source):
+                        references.setdefault((name.start_byte, name.end_byte), name)
+            elif category == "comment":
+                comments.extend(caps["comment"])
             elif category == "item":
                 item_writes.append(caps)
             elif category == "narrow":
@@ -330,7 +330,11 @@ class _Extraction:
                 continue
             if at == end:
                 continue  # a name the parser made up to recover from a syntax error
-            name, receiver, expression, builtin = references[span]
+            name = references[span]
+            if type(name) is list:
+                name, receiver, expression, builtin = name
+            else:
+                receiver = expression = None
             row, column = name.start_point
             column = column + 1 if ascii_source or plain_rows[row] else column_of(row, column)
             usage = "read"
