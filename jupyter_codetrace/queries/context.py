@@ -381,6 +381,14 @@ class QueryContext:
     def is_test(path: str) -> bool:
         return is_test_file(path)
 
+    def source_bytes(self, path: str) -> bytes:
+        """The text the file's facts were made from (a notebook's code cells, as indexed); empty
+        for a file that vanished mid-query (it shows no code, and answers as before)."""
+        try:
+            return self.index.source(path)
+        except Exception:  # noqa: BLE001 - as source_lines
+            return b""
+
     def source_lines(self, path: str) -> list[str]:
         """The file's lines as its facts number them (not to be changed: shared by the answers
         of one generation). Split at ``\n`` only, a ``\r`` before it dropped: tree-sitter's rows,
@@ -391,9 +399,8 @@ class QueryContext:
         kept = self._lines.get(path)
         if kept is not None and kept[0] == self._generation:
             return kept[1]
-        try:
-            data = self.index.source(path)  # a notebook's code cells, as indexed
-        except Exception:  # noqa: BLE001 - a file that vanished mid-query shows no code, not a crash
+        data = self.source_bytes(path)
+        if not data:
             return []
         lines = data.decode("utf-8", "replace").split("\n")
         if lines[-1] == "":
