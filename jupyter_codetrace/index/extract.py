@@ -12,6 +12,7 @@ import inspect
 import re
 from dataclasses import replace
 from bisect import bisect_left, bisect_right
+from heapq import merge
 from functools import lru_cache
 
 from ..facts import Definition, Export, FileFacts, Import, Scope, reference_blob_of_columns
@@ -147,6 +148,8 @@ class _Extraction:
         calls: list[tuple] = []
         imports: list[dict] = []
         exports: list[dict] = []
+        rare_imports: list[dict] = []   # of the patterns asking for a rare word (run_query's second query)
+        rare_exports: list[dict] = []
         excluded: list[tuple[int, int]] = []      # import statements: their identifiers are not references
         excluded_spans: set[tuple[int, int]] = set()
         comments: list = []
@@ -253,7 +256,7 @@ class _Extraction:
                 for key, nodes in caps.items():
                     flows.extend((key, n) for n in nodes)
             elif category == "import":
-                imports.append(caps)
+                (rare_imports if detail else imports).append(caps)
                 node = caps["import"][0]
                 excluded.append((node.start_byte, node.end_byte))
             elif category == "export.all":
@@ -261,7 +264,7 @@ class _Extraction:
                 for n in caps.get("export.name", ()):
                     excluded_spans.add((n.start_byte, n.end_byte))
             elif category == "export":
-                exports.append(caps)
+                (rare_exports if detail else exports).append(caps)
                 for key in ("export.name", "export.alias", "export.namespace"):
                     for n in caps.get(key, ()):
                         excluded_spans.add((n.start_byte, n.end_byte))
@@ -277,6 +280,11 @@ class _Extraction:
                     declared.append((detail.split(".")[1], self.text(node), node.start_byte))
                     excluded_spans.add((node.start_byte, node.end_byte))
 
+        if rare_imports or rare_exports:
+            # the rare patterns' matches come after all the others (parsing.run_query): each goes
+            # where a statement written after it starts, as one query of all patterns lists them
+            imports[:] = merge(imports, rare_imports, key=lambda caps: caps["import"][0].start_byte)
+            exports[:] = merge(exports, rare_exports, key=lambda caps: next(iter(caps.values()))[0].start_byte)
         self._wrappers = {span: (how, tuple(inner), tuple(keys)) for span, (how, inner, keys) in self._wrappers.items()}
         self._spread_declared(list(self._declared.items()))
         self._build_scopes(scopes, declared)
@@ -991,16 +999,17 @@ class _Extraction:
 def _plan(spec: LanguageSpec, whole: bool) -> tuple[tuple[str, str | None], ...]:
     """How to read each pattern's matches, decided once from the names it captures."""
     plan = []
+    rare_from = len(pattern_captures(spec)) if whole and spec.rare_words else None   # (run_query's numbering)
     for names in pattern_captures(spec, whole):
         kinds = [_DEFINITION_KEYS[n] for n in names if n in _DEFINITION_KEYS]
         if kinds:
             plan.append(("definition", kinds[0]))
         elif "import" in names:
-            plan.append(("import", None))
+            plan.append(("import", "rare" if rare_from is not None and len(plan) >= rare_from else None))
         elif "export.all" in names:
             plan.append(("export.all", None))
         elif any(n.startswith("export.") for n in names):
-            plan.append(("export", None))
+            plan.append(("export", "rare" if rare_from is not None and len(plan) >= rare_from else None))
         elif any(n.endswith(".owner") for n in names):
             plan.append(("owned", None))
         elif "item.write" in names:

@@ -322,8 +322,8 @@ def _compile_queries(languages) -> None:
     """Compile the languages' queries here, before the pool's workers are forked: they inherit
     them instead of each compiling its own (C++ 0.19 s, TypeScript 0.23 s a worker: half of a
     small C project's index CPU). A query that fails to compile fails in each file's job. The
-    query most files need (``parsing.query_for``); the whole one is left to the first file
-    holding a rare word (an ES module project never needs it)."""
+    query most files need (``parsing.query_for``); the patterns asking for a rare word are left to
+    the first file holding one (a small query: an ES module project never needs it)."""
     for spec in filter(None, map(spec_of, languages)):
         try:
             query_for(spec)

@@ -148,8 +148,8 @@ class LanguageSpec:
     # Words few files hold that some patterns' `#eq?` predicates ask for (TS/JS:
     # CommonJS's `require`, `exports`). Such a pattern matches only in a file holding its word: a
     # file holding none is matched with the query without those patterns (``lean_query_text``),
-    # which compiles in two thirds of the time; the whole query is compiled when a file holding
-    # one is first met (index/parsing.py).
+    # and a file holding one with those patterns too, as a second, small query
+    # (``rare_query_text``, compiled when such a file is first met: index/parsing.py).
     rare_words: tuple[str, ...] = ()
     extra: dict = field(default_factory=dict, compare=False, hash=False)
 
@@ -167,13 +167,22 @@ class LanguageSpec:
     def lean_query_text(self) -> str:
         """The query without the patterns whose predicates ask for one of ``rare_words``, the
         others in their order: the query itself when there are none."""
-        text = self.query_text
         if not self.rare_words:
-            return text
+            return self.query_text
+        return "\n".join(self._patterns_asking_for_rare_words(False))
+
+    @property
+    def rare_query_text(self) -> str:
+        """The patterns ``lean_query_text`` leaves out, in their order (empty without rare words):
+        matched after it in a file holding one of the words."""
+        return "\n".join(self._patterns_asking_for_rare_words(True)) if self.rare_words else ""
+
+    def _patterns_asking_for_rare_words(self, asking: bool) -> list[str]:
+        text = self.query_text
         # `(#eq? @x "require")`: the pattern matches only where a node's text is the word
         asks = re.compile(r'\(#eq\?\s+@[\w.-]+\s+"(?:%s)"\s*\)' % "|".join(map(re.escape, self.rare_words)))
-        kept = [text[start:end] for start, end in query_patterns(text) if not asks.search(text, start, end)]
-        return "\n".join(kept)
+        return [text[start:end] for start, end in query_patterns(text)
+                if bool(asks.search(text, start, end)) == asking]
 
 
 def query_patterns(text: str) -> list[tuple[int, int]]:

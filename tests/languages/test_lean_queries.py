@@ -1,6 +1,8 @@
 """A language's query without the patterns asking for a rare word (TS/JS: CommonJS's `require`,
 `exports`) is what a file without those words is matched with: it compiles in about two thirds
-of the time, and must find exactly what the whole query finds in such a file."""
+of the time, and must find exactly what the whole query finds in such a file. A file holding one
+is matched with it and then with those patterns alone (a small second query): together they must
+find what the whole query finds, in its order."""
 
 from __future__ import annotations
 
@@ -8,7 +10,7 @@ from pathlib import Path
 
 import pytest
 
-from jupyter_codetrace.index import extract
+from jupyter_codetrace.index import extract, parsing
 from jupyter_codetrace.index.extract import extract_file
 from jupyter_codetrace.index.parsing import compile_query, needs_whole_query, query_for
 from jupyter_codetrace.languages import REGISTRY, by_name, for_path
@@ -91,3 +93,57 @@ def test_commonjs_facts_come_from_the_whole_query():
     facts = extract_file("geometry.js", source, by_name("javascript"))
     assert [(i.module, i.name) for i in facts.imports] == [("path", "join")]
     assert {d.name for d in facts.definitions if d.kind == "function"} >= {"area", "perimeter"}
+
+
+# Files mixing ES modules and CommonJS in every order: the rare patterns' matches come after all
+# the others, yet imports and exports are listed in the order they are written.
+_MIXED = [
+    ("a.ts", b"const y = require('b');\nimport x from 'a';\nexport { x };\nmodule.exports = y;\n"),
+    ("b.ts", b"import z = require('m');\nimport q from 'q';\nexport default z;\nexports.k = q;\n"),
+    ("c.js", b"exports.a = function a() {};\nexport const b = 2;\nconst { c, d } = require('cd');\n"
+             b"import e from 'e';\nmodule.exports.f = () => 1;\nexport { e as g };\n"),
+    ("d.tsx", b"const h = require('h');\nexport function C() { return <div/>; }\nmodule.exports = { C, h };\n"
+              b"import i from 'i';\n"),
+    ("e.js", b"function f() { const a = require('a'); return a; }\nimport b from 'b';\nexports.f = f;\n"
+             b"export default b;\n"),
+    ("f.js", b"exports.area = function area(r) { return r * r }\nmodule.exports.perimeter = (r) => 2 * r\n"
+             b"exports.x = y;\nmodule.exports = { a: 1, b() {} };\nexports = module.exports = make;\n"),
+]
+
+
+def _with_the_whole_query(monkeypatch, path: str, source: bytes, spec):
+    """The file's facts as one query of every pattern finds them (what extraction did before)."""
+    whole = query_for(spec, whole=True)
+
+    def matches(_spec, root, notes=None, _whole=False):
+        return parsing._matches(whole, root, notes)
+
+    with monkeypatch.context() as patch:
+        patch.setattr(extract, "run_query", matches)
+        patch.setattr(extract, "pattern_captures", lambda _spec, _whole=False: parsing._captures_of(whole))
+        extract._plan.cache_clear()
+        try:
+            return extract_file(path, source, spec)
+        finally:
+            extract._plan.cache_clear()
+
+
+def test_files_holding_the_words_have_the_facts_the_whole_query_finds(monkeypatch):
+    files = [(str(p), p.read_bytes()) for p in _every_script()] + _MIXED
+    compared = 0
+    for path, source in files:
+        spec = for_path(Path(path).name)
+        if not needs_whole_query(spec, source):
+            continue
+        split = extract_file(path, source, spec)
+        assert split.to_rows() == _with_the_whole_query(monkeypatch, path, source, spec).to_rows(), path
+        compared += 1
+    assert compared >= len(_MIXED) + 5
+
+
+def test_the_rare_patterns_alone_compile_in_a_fraction_of_the_whole_query():
+    spec = by_name("typescript")
+    rare = compile_query(spec.grammar, spec.rare_query_text)
+    assert rare.pattern_count + query_for(spec).pattern_count == query_for(spec, whole=True).pattern_count
+    assert spec.rare_query_text and all(f'"{word}")' in spec.rare_query_text for word in spec.rare_words)
+    assert by_name("python").rare_query_text == ""
