@@ -48,6 +48,10 @@ CORPORA: dict[str, tuple[tuple[str, ...], tuple[str, ...]]] = {
     "go": (("spf13/pflag",), (".go",)),
     "rust": (("BurntSushi/termcolor", "dtolnay/anyhow"), (".rs",)),
     "java": (("google/gson",), (".java",)),
+    # an ESM TypeScript package (`.js` specifiers, types through values) and a CommonJS one
+    # (`require`, `module.exports`: the patterns asking for those words run too)
+    "typescript": (("colinhacks/zod",), (".ts", ".tsx")),
+    "javascript": (("expressjs/express",), (".js",)),
 }
 
 
