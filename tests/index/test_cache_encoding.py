@@ -21,6 +21,8 @@ from jupyter_codetrace import Project
 from jupyter_codetrace.facts import (Definition, Export, FileFacts, Import, Reference, Scope, StoredDefinitions,
                                      StoredReferences)
 from jupyter_codetrace.index.encoding import DecodeError, decode, encode
+from jupyter_codetrace.index.extract import extract_file
+from jupyter_codetrace.languages import by_name
 
 FIXTURES_DIR = Path(__file__).resolve().parents[2] / "fixtures"
 FIXTURES = sorted(p.name for p in FIXTURES_DIR.iterdir() if p.is_dir())
@@ -362,6 +364,24 @@ def test_definitions_are_made_when_first_asked_for():
     assert again.to_rows() == facts.to_rows() and again == facts
     assert pickle.loads(pickle.dumps(again)) == facts
     assert type(pickle.loads(pickle.dumps(again)).definitions) is StoredDefinitions
+
+
+def test_a_field_no_definition_sets_is_one_shared_column():
+    """Two stored files whose definitions set no type, generics or qualifier read those fields
+    from one tuple, longer than either file: still each file's own length and values, and the
+    same rows and answers as the file extracted."""
+    first = extract_file("a.py", b"def f(x):\n    return x\n\nclass C:\n    y = 1\n", by_name("python"))
+    second = extract_file("b.py", b"z = 2\n", by_name("python"))
+    stored = [FileFacts.from_rows(decode(encode(f.to_rows()))) for f in (first, second)]
+    shared = [f.definitions._columns[Definition.__slots__.index("generics")] for f in stored]
+    assert shared[0] is shared[1] and len(shared[0]) > len(first.definitions)
+    for again, facts in zip(stored, (first, second)):
+        assert list(again.definition_column("generics")) == [None] * len(facts.definitions)
+        assert list(again.definition_column("qualifier")) == [d.qualifier for d in facts.definitions]
+        assert again.to_rows() == facts.to_rows() and list(again.definitions) == facts.definitions
+        assert pickle.loads(pickle.dumps(again)).to_rows() == facts.to_rows()
+    # a field one definition sets keeps a column of the file's own
+    assert stored[0].definition_column("signature") is stored[0].definitions._columns[Definition.__slots__.index("signature")]
 
 
 @pytest.mark.parametrize("encoded", [
