@@ -19,7 +19,7 @@ import pytest
 
 from jupyter_codetrace import Project
 from jupyter_codetrace.facts import (Definition, Export, FileFacts, Import, Reference, Scope, StoredDefinitions,
-                                     StoredReferences)
+                                     StoredReferences, reference_blob)
 from jupyter_codetrace.index.encoding import DecodeError, decode, encode
 from jupyter_codetrace.index.extract import extract_file
 from jupyter_codetrace.languages import by_name
@@ -341,6 +341,9 @@ def test_references_stay_encoded_until_first_read():
     stored = again._references
     assert type(stored) is StoredReferences and again.reference_count == len(facts.references)
     assert stored._made.count(None) == len(facts.references)   # the names read, no reference made
+    # the blob is not kept beside the columns read from it: written again, it is the same bytes
+    assert not any(type(getattr(stored, slot)) is bytes for slot in StoredReferences.__slots__)
+    assert stored.blob == reference_blob(facts.references) == facts.to_rows()[3]
     assert again.references[1] == facts.references[1] and again.references[1] is again.references[1]
     assert [i for i, made in enumerate(stored._made) if made is not None] == [1]   # only the one asked for
     assert list(again.references) == facts.references and again.to_rows() == facts.to_rows()
