@@ -32,9 +32,11 @@ def _truth(index, field: str) -> dict[str, set[str]]:
 NAMES = ["Shape", "area", "circle", "math", "radius", "total", "gone", "missing_everywhere", "print"]
 
 
-@pytest.mark.parametrize("scans", [1000, 3, 0], ids=["scanned", "inverted-after-3", "inverted-at-once"])
-def test_answers_equal_the_facts_across_edits(tmp_path, monkeypatch, scans):
+@pytest.mark.parametrize("scans, decoded", [(1000, 2.0), (3, 2.0), (0, 2.0), (1000, 0.25)],
+                         ids=["scanned", "inverted-after-3", "inverted-at-once", "inverted-once-sets-are-decoded"])
+def test_answers_equal_the_facts_across_edits(tmp_path, monkeypatch, scans, decoded):
     monkeypatch.setattr(_FilesByName, "SCANS", scans)
+    monkeypatch.setattr(_FilesByName, "DECODED", decoded)
     (tmp_path / "shapes.py").write_text("import math\n\n\nclass Shape:\n    def area(self):\n        return 0\n")
     (tmp_path / "circle.py").write_text("import math\nfrom shapes import Shape\n\n\nclass Circle(Shape):\n"
                                         "    def area(self):\n        return math.pi * self.radius ** 2\n")
@@ -90,3 +92,21 @@ def test_names_used_written_compressed_by_an_earlier_version_are_still_found(tmp
     index._used_in = None
     assert index.used_in.get("math") == {"a.py"} and index.used_in.get("pi") == {"a.py"}
     assert index.used_in.get("nothing") is None
+
+
+def test_once_a_quarter_of_the_sets_are_decoded_a_name_is_not_searched_for(tmp_path):
+    """A decoded set is searched in Python, one summary at a time: past a quarter of them the
+    table is inverted instead (an edited project's sets are mostly decoded by then)."""
+    for i in range(8):
+        (tmp_path / f"m{i}.py").write_text(f"import math\n\ndef f{i}():\n    return math.pi\n")
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    index = project._context.index
+    index.refresh()
+    table = index.used_in
+    assert table.get("math") == {f"m{i}.py" for i in range(8)} and not table._whole   # searched
+    # that search decoded the sets it found the name in (all of them); a save makes the summaries
+    # searched again, those decoded among the ones searched in Python
+    _write(tmp_path / "m0.py", "import math\n\ndef f0():\n    return math.tau\n")
+    index.refresh()
+    assert table.get("pi") == {f"m{i}.py" for i in range(1, 8)} and table._whole
+    assert table.get("tau") == {"m0.py"}
