@@ -110,3 +110,21 @@ def test_once_a_quarter_of_the_sets_are_decoded_a_name_is_not_searched_for(tmp_p
     index.refresh()
     assert table.get("pi") == {f"m{i}.py" for i in range(1, 8)} and table._whole
     assert table.get("tau") == {"m0.py"}
+
+
+def test_a_name_of_one_file_is_held_as_its_path_and_answered_as_a_set(tmp_path):
+    (tmp_path / "a.py").write_text("import json\n\ndef only_here():\n    return json\n")
+    (tmp_path / "b.py").write_text("import json\n")
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    index = project._context.index
+    index.refresh()
+    table = index.defined_in
+    assert sorted(table) == ["only_here"]   # listing inverts the table
+    assert table._table["only_here"] == "a.py" and table.get("only_here") == {"a.py"}
+    assert index.used_in.get("json") == {"a.py", "b.py"} and type(index.used_in.get("json")) is set
+    _write(tmp_path / "b.py", "import json\n\ndef only_here():\n    pass\n")   # a second file: a set
+    index.refresh()
+    assert table.get("only_here") == {"a.py", "b.py"}
+    (tmp_path / "a.py").unlink()   # one file again: its path
+    index.refresh()
+    assert table._table["only_here"] == "b.py" and table.get("only_here") == {"b.py"}
