@@ -183,8 +183,10 @@ class FileView:
                 else:
                     entries.append(entry)
             # Kept as tuples, never changed: a list made by appending holds room for four (a name
-            # is mostly bound once), 40 bytes more for each of the stdlib's 570k tables.
-            return {name: tuple(sorted(entries)) for name, entries in table.items()}
+            # is mostly bound once), 40 bytes more for each of the stdlib's 570k tables; a name
+            # bound once as its entry alone (``binding_entries``), 56 bytes less again.
+            return {name: entries[0] if len(entries) == 1 else tuple(sorted(entries))
+                    for name, entries in table.items()}
 
         def members_of(group: list[int]) -> dict[str, tuple[int, ...]]:
             table: dict[str, list[int]] = {}
@@ -266,6 +268,12 @@ class Recording:
         self.stack.pop()
         if self.keep:
             self.stack[-1].update(self.read)
+
+
+def binding_entries(entries) -> tuple:
+    """A name's entries in a scope's table (``FileView.bindings``), which holds a name bound once
+    as its one entry: ``(start, "d" | "i", index, end)``."""
+    return (entries,) if type(entries[0]) is int else entries
 
 
 def nearest_binding(entries: Sequence, at: int):

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .base import _MAX_DEPTH, _END, Symbol, Resolution
+from .base import _MAX_DEPTH, _END, Symbol, Resolution, binding_entries
 
 # `const X = require('./m')` (the whole module bound to one name) and `module.exports = X`
 # (the import's statement is the declarator, the export's the text from `module` on)
@@ -130,7 +130,7 @@ class ImportLookup:
         entries = view.bindings.get(0, {}).get(name)
         if entries:
             outside = None
-            for entry in reversed(entries):  # what the module ends up binding
+            for entry in reversed(binding_entries(entries)):  # what the module ends up binding
                 if entry[1] == "i" or spec.top_level_is_exported or facts.definitions[entry[2]].exported:
                     if entry[1] == "i" and module_path in self._modules(
                             facts.imports[entry[2]].module, module_path, facts.language):

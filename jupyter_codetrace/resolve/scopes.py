@@ -7,7 +7,7 @@ through ``self``.
 from __future__ import annotations
 
 from ..languages.spec import _no_counterparts
-from .base import CLASS_KINDS, _MERGED_KINDS, Symbol, Resolution, Recording, nearest_binding
+from .base import CLASS_KINDS, _MERGED_KINDS, Symbol, Resolution, Recording, binding_entries, nearest_binding
 
 __all__ = ["ScopeLookup"]
 
@@ -36,7 +36,7 @@ class ScopeLookup:
                 continue
             entries = view.bindings.get(s, {}).get(name)
             if entries:
-                binding = nearest_binding(entries, at)
+                binding = entries if type(entries[0]) is int else nearest_binding(entries, at)   # (bound once)
                 return self._binding(path, binding, depth, "scope")
             for j in view.stars.get(s, ()):
                 found = self._via_star(path, j, name, depth)
@@ -113,7 +113,7 @@ class ScopeLookup:
             if other_view is None:
                 continue
             entries = other_view.bindings.get(0, {}).get(name)
-            for entry in entries or ():
+            for entry in binding_entries(entries) if entries else ():
                 if entry[1] == "d":  # a sibling's imports are its own, only its definitions are shared
                     return self._binding(other, entry, depth + 1, "scope")
         return None
