@@ -443,9 +443,10 @@ def _extract_blobs(record: FileRecord, data: bytes, warnings: list[str]):
     facts.language = record.language if record.language != NOTEBOOK else NOTEBOOK
     facts.notebook_cells = cells
     facts.warnings = tuple(warnings) + facts.warnings   # reading's, then analysis' (extract.py)
-    head = encode((len(facts.definitions), len(facts.references), facts.line_count, facts.warnings, facts.has_errors),
+    head = encode((len(facts.definitions), facts.reference_count, facts.line_count, facts.warnings, facts.has_errors),
                   compress=False)
-    return (record, head, _names_blob(facts), encode(facts.to_rows()), encode(places_of(facts)), facts), None
+    rows = encode(facts.to_rows())   # first: its references are still the blob extraction made (read, they are decoded)
+    return (record, head, _names_blob(facts), rows, encode(places_of(facts)), facts), None
 
 
 class Index:
