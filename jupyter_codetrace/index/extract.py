@@ -177,6 +177,7 @@ class _Extraction:
         plan = _plan(self.spec, whole)
         marks = {"reference.write": writes, "reference.type": type_refs, "ignore": ignored}
         notes: list[str] = []
+        # (the kinds of match met most often are tested first: names, members, calls, definitions)
         for pattern, caps in run_query(self.spec, self.root, notes, whole):
             category, detail = plan[pattern]
             if category == "reference":
