@@ -108,6 +108,7 @@ _MIXED = [
              b"export default b;\n"),
     ("f.js", b"exports.area = function area(r) { return r * r }\nmodule.exports.perimeter = (r) => 2 * r\n"
              b"exports.x = y;\nmodule.exports = { a: 1, b() {} };\nexports = module.exports = make;\n"),
+    ("g.js", b"const a = require('a');\nfunction broken( {\nimport b from 'b';\nexports.c = function c() {};\n"),  # a syntax error
 ]
 
 
