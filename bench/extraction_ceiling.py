@@ -16,6 +16,16 @@ best of ``--runs`` for each figure:
   extract          ``extract_file`` of every file: parse, matches and all the Python work
 
 parse + matches is the part no Python can shorten: what the 3x bar leaves for the rest.
+
+``--native`` also builds ``native_matches.c`` (the matches as one int32 array made in C, no node a
+Python object) against the installed tree-sitter's own sources — its sdist, fetched from the
+package index with pip into the bench cache once, never into the repository — with gcc, and adds:
+
+  native           the lean query's matches into that array (predicates not applied)
+  native + loop    the same, then a bare Python loop over every capture's row: what any Python
+                   consumer of the array pays at least
+
+what a compiled extraction core could start from (issue 20: "weigh a compiled extension").
 Prints a table and one JSON line.
 """
 
@@ -23,9 +33,14 @@ from __future__ import annotations
 
 import argparse
 import gc
+import importlib.util
 import json
+import subprocess
 import sys
+import sysconfig
+import tarfile
 import time
+from array import array
 from pathlib import Path
 
 sys.path.insert(0, str(Path(__file__).resolve().parent))
@@ -46,6 +61,7 @@ def main(argv=None) -> int:
     parser = argparse.ArgumentParser(description=__doc__.split("\n\n")[0])
     parser.add_argument("--step", type=int, default=9, help="every STEP-th file of the corpus (default 9: ~200)")
     parser.add_argument("--runs", type=int, default=3)
+    parser.add_argument("--native", action="store_true", help="also the matches made in C (needs gcc, pip, the network)")
     args = parser.parse_args(argv)
 
     from tree_sitter import Query, QueryCursor
@@ -72,6 +88,19 @@ def main(argv=None) -> int:
         "identifiers": _best(args.runs, lambda: [QueryCursor(identifiers).captures(t) for t in trees]),
         "extract": _best(args.runs, lambda: [extract_file(path, source, spec) for path, source in sources]),
     }
+    if args.native:
+        native = _native_module()
+        figures["native"] = _best(args.runs, lambda: [native.flat_matches(query, t, MATCH_LIMIT) for t in trees])
+
+        def native_and_loop():
+            for t in trees:
+                rows = array("i")
+                rows.frombytes(native.flat_matches(query, t, MATCH_LIMIT))
+                at = iter(rows)
+                for _pattern, _capture, _match, _start, _end, _row, _column in zip(at, at, at, at, at, at, at):
+                    pass
+
+        figures["native + loop"] = _best(args.runs, native_and_loop)
     gc.enable()
     floor = figures["parse"]
     print(f"\n{len(sources)} stdlib files, {matches:,} matches; CPU seconds, best of {args.runs}")
@@ -83,6 +112,36 @@ def main(argv=None) -> int:
     print(json.dumps({"files": len(sources), "matches": matches, "cpu_s": figures,
                       "ratios": {k: v / floor for k, v in figures.items()}, "python_work_ratio": python / floor}))
     return 0
+
+
+def _native_module():
+    """``native_matches`` built for the installed tree-sitter (cached by its version)."""
+    from benchlib import cache_dir
+    from jupyter_codetrace.installed import installed_version
+
+    version = installed_version("tree_sitter", "tree-sitter")
+    folder = cache_dir() / "native" / f"tree-sitter-{version}"
+    suffix = sysconfig.get_config_var("EXT_SUFFIX")
+    built = folder / f"native_matches{suffix}"
+    source = Path(__file__).resolve().with_name("native_matches.c")
+    if not built.exists() or built.stat().st_mtime < source.stat().st_mtime:
+        folder.mkdir(parents=True, exist_ok=True)
+        sdist = folder / "sdist"
+        if not sdist.exists():
+            log(f"fetching tree-sitter {version}'s sources (pip download --no-binary)")
+            subprocess.run([sys.executable, "-m", "pip", "download", f"tree-sitter=={version}", "--no-binary", ":all:",
+                            "--no-deps", "--quiet", "-d", str(folder)], check=True)
+            archive = next(folder.glob("tree_sitter-*.tar.gz"))
+            with tarfile.open(archive) as tar:
+                tar.extractall(sdist, filter="data")
+        lib = next(sdist.glob("*/tree_sitter/core/lib"))
+        subprocess.run(["gcc", "-O2", "-shared", "-fPIC", f"-I{sysconfig.get_paths()['include']}",
+                        f"-I{lib / 'include'}", f"-I{lib / 'src'}", str(source), str(lib / "src" / "lib.c"),
+                        "-o", str(built)], check=True)
+    spec = importlib.util.spec_from_file_location("native_matches", built)
+    module = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(module)
+    return module
 
 
 if __name__ == "__main__":
