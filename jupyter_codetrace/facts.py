@@ -420,7 +420,7 @@ _DEFINITION_FIELD = {name: i for i, name in enumerate(Definition.__slots__)}
 # (field, its default) of the fields held as objects whose default is one shared object (None,
 # False, "", ()): a column holding only it is made of ``_defaults``
 _DEFAULTS = tuple((i, f.default) for i, f in enumerate(fields(Definition))
-                  if f.default is None or f.default in (False, "", ()) and type(f.default) in (bool, str, tuple))
+                  if f.default is None or (type(f.default) in (bool, str, tuple) and f.default in (False, "", ())))
 _DEFAULT_RUNS: dict[int, tuple] = {}   # id of a default -> a tuple of it, as long as the longest asked for
 
 
@@ -430,6 +430,8 @@ def _defaults(default, count: int) -> tuple:
     if len(run) < count:
         run = _DEFAULT_RUNS[id(default)] = (default,) * max(count, 2 * len(run), 1024)
     return run
+
+
 # the fields held in arrays: every one an integer in every definition
 _DEFINITION_NUMBERS = frozenset(_DEFINITION_FIELD[name] for name in (
     "line", "column", "end_line", "end_column", "start_line", "start_byte", "end_byte", "name_byte", "scope",
