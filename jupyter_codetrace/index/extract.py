@@ -285,7 +285,7 @@ class _Extraction:
             # the rare patterns' matches come after all the others (parsing.run_query): each goes
             # where a statement written after it starts, as one query of all patterns lists them
             imports[:] = merge(imports, rare_imports, key=lambda caps: caps["import"][0].start_byte)
-            exports[:] = merge(exports, rare_exports, key=lambda caps: next(iter(caps.values()))[0].start_byte)
+            exports[:] = merge(exports, rare_exports, key=lambda caps: _export_anchor(caps).start_byte)
         self._wrappers = {span: (how, tuple(inner), tuple(keys)) for span, (how, inner, keys) in self._wrappers.items()}
         self._spread_declared(list(self._declared.items()))
         self._build_scopes(scopes, declared)
@@ -966,7 +966,7 @@ class _Extraction:
         return imp
 
     def _export(self, caps: dict, defs: list[Definition]) -> Export | None:
-        anchor = next(iter(caps.values()))[0]
+        anchor = _export_anchor(caps)
         module_nodes = caps.get("export.module")
         module = _unquote(self.text(module_nodes[0])) if module_nodes else None
         line, column = self.point(anchor)
@@ -1046,6 +1046,11 @@ def _plan(spec: LanguageSpec, whole: bool) -> tuple[tuple[str, str | None], ...]
         else:
             plan.append(("ignored", None))
     return tuple(plan)
+
+
+def _export_anchor(caps: dict):
+    """Where an export match is placed: the node of its first capture."""
+    return next(iter(caps.values()))[0]
 
 
 class _NameInText:

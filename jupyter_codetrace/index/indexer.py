@@ -1209,8 +1209,6 @@ class _FilesByName:
 
     def get(self, name: str, default=None):
         paths = self._table.get(name)
-        if type(paths) is str:
-            return {paths}
         if paths is None and not self._whole:
             # a summary whose set is decoded is searched in Python, not in the bytes: once a
             # quarter of them are (an edited project's: the graph and the resolver read them),
@@ -1220,8 +1218,8 @@ class _FilesByName:
                 paths = self._table[name] = self._search(name)
             else:
                 paths = self._inverted().get(name)
-                if type(paths) is str:
-                    return {paths}
+        if type(paths) is str:   # a name's one file
+            return {paths}
         return paths if paths else default
 
     def _search(self, name: str) -> set[str]:
@@ -1288,7 +1286,9 @@ class _FilesByName:
         table = self._table
         for name in getattr(summary, self._field):
             paths = table.get(name)
-            if paths == path:
+            if type(paths) is str:
+                if paths != path:
+                    continue
                 if self._whole:
                     del table[name]
                 else:
@@ -1300,7 +1300,7 @@ class _FilesByName:
                 elif not paths and self._whole:
                     del table[name]
 
-    def _inverted(self) -> dict[str, set[str]]:
+    def _inverted(self) -> dict[str, str | set[str]]:
         if not self._whole:
             table: dict[str, set[str]] = {}
             field = self._field

@@ -277,7 +277,10 @@ def binding_entries(entries) -> tuple:
 
 
 def nearest_binding(entries: Sequence, at: int):
-    """The binding in effect at byte ``at``: the last one before it, else the first after it."""
+    """The binding in effect at byte ``at``: the last one before it, else the first after it
+    (a name bound once: its one entry, ``binding_entries``)."""
+    if type(entries[0]) is int:
+        return entries
     i = bisect_right(entries, (at, "~", 1 << 62, 0)) - 1
     while i >= 0 and entries[i][3] > at:  # skip a variable whose own value holds `at`
         i -= 1

@@ -36,7 +36,7 @@ class ScopeLookup:
                 continue
             entries = view.bindings.get(s, {}).get(name)
             if entries:
-                binding = entries if type(entries[0]) is int else nearest_binding(entries, at)   # (bound once)
+                binding = nearest_binding(entries, at)
                 return self._binding(path, binding, depth, "scope")
             for j in view.stars.get(s, ()):
                 found = self._via_star(path, j, name, depth)
