@@ -4,13 +4,18 @@
 Python: Jedi's ``Script.goto(follow_imports=True)`` on a pip-installed third-party
 package (default ``rich==15.0.0``). TypeScript: the compiler's language service
 (``getDefinitionAtPosition``, npm ``typescript``) on a packed npm package that ships
-its ``.ts`` sources (default ``mobx@7.1.3``). Corpora and oracle answers are cached in
-``~/.cache/jupyter_codetrace-bench`` (or ``$CODETRACE_BENCH_CACHE``).
+its ``.ts`` sources (default ``mobx@7.1.3``). JavaScript: the same language service with
+``allowJs`` (``checkJs`` off, ``module`` commonjs, ``target`` es2020, the package's ``.js``
+files as root names) on a packed CommonJS package kept as published (default
+``express@5.1.0``; its dependencies are not installed, so references into them are external
+or silent). Corpora and oracle answers are cached in ``~/.cache/jupyter_codetrace-bench``
+(or ``$CODETRACE_BENCH_CACHE``).
 
 Sampled references: a seeded random sample of N identifiers that are references (not
 definition names), enumerated with tree-sitter; kinds ``plain``, ``attribute`` (member
-after a dot) and ``imported`` (a plain name bound by an import in that file). A sampled
-position the oracle answers with itself is a definition and is replaced by the next one.
+after a dot) and ``imported`` (a plain name bound by an import in that file, or in
+JavaScript by ``const x = require(…)``). A sampled position the oracle answers with itself
+is a definition and is replaced by the next one.
 
 Scoring per reference, by the oracle's answer:
   in-repo   the oracle names definitions inside the root: we *match* when our found
@@ -28,7 +33,8 @@ columns are 1-based code points; Jedi's are 0-based code points; the language
 service's are UTF-16 offsets: all converted.
 
 Mismatches (a seeded sample) go to bench/results/accuracy-mismatches-<lang>.txt and
-every row to bench/results/accuracy-<lang>.json.
+every row to bench/results/accuracy-<lang>.json (TypeScript: ``<lang>-<package>``).
+``--lang all`` runs Python, TypeScript and JavaScript.
 """
 
 from __future__ import annotations
@@ -54,6 +60,9 @@ from benchlib import Ref, log, percentile  # noqa: E402
 ORACLE_FORMAT = 5  # 5: external answers carry their place under the import root (external_at)
 KINDS = ("plain", "attribute", "imported")
 NOT_FOUND_EXTERNAL_OK = {"unresolved", "builtin"}
+# The oracle's options for a JavaScript corpus (it ships no tsconfig; none is written into it).
+JS_COMPILER_OPTIONS = {"allowJs": True, "checkJs": False, "module": "commonjs", "target": "es2020",
+                       "noEmit": True}
 
 
 # ---------------------------------------------------------------- oracles
@@ -134,9 +143,12 @@ def jedi_oracle(root: Path, pool, need: int):
     return kept, rows, dropped, timings
 
 
-def ts_oracle(root: Path, pool, need: int, ts_version: str):
-    """Ask the TypeScript language service (one node process per batch)."""
+def ts_oracle(root: Path, pool, need: int, ts_version: str, compiler_options=None):
+    """Ask the TypeScript language service (one node process per batch). ``compiler_options``
+    (JavaScript) stand in for the root's tsconfig.json, with the root's .js files as root names."""
     ts_module = benchlib.ensure_typescript_module(ts_version)
+    config = None if compiler_options is None else {
+        "compilerOptions": compiler_options, "files": benchlib.list_source_files(root, "javascript")}
     script = Path(__file__).resolve().parent / "ts_oracle.js"
     kept, rows, dropped = [], [], 0
     timings = None
@@ -149,7 +161,11 @@ def ts_oracle(root: Path, pool, need: int, ts_version: str):
             qpath, opath = Path(tmp, "q.json"), Path(tmp, "o.json")
             qpath.write_text(json.dumps([{"id": i, "file": r.file, "offset": r.utf16_offset}
                                          for i, r in enumerate(batch)]))
-            subprocess.run(["node", str(script), str(ts_module), str(root), str(qpath), str(opath)],
+            extra = []
+            if config is not None:
+                Path(tmp, "config.json").write_text(json.dumps(config))
+                extra = [str(Path(tmp, "config.json"))]
+            subprocess.run(["node", str(script), str(ts_module), str(root), str(qpath), str(opath), *extra],
                            check=True)
             out = json.loads(opath.read_text())
         if timings is None:  # the first batch is the cold one
@@ -269,11 +285,11 @@ def score(refs, oracle_rows, our_rows):
         pos = (ours.get("file"), ours.get("line"))
         match = found and pos in targets
         loose = match or any(tuple(c) in targets for c in ours.get("candidates") or [])
-        if category == "in_repo":
-            outcome = "match" if match else ("wrong" if found else "missed")
         library_targets = {tuple(t) for t in orc.get("external_at") or []}
         library_match = found and bool(ours.get("library")) and pos in library_targets
-        if category == "external" and library_match:
+        if category == "in_repo":
+            outcome = "match" if match else ("wrong" if found else "missed")
+        elif category == "external" and library_match:
             outcome = "library"   # found in the library source, where the oracle says
         elif category == "external":
             outcome = "agree" if status in NOT_FOUND_EXTERNAL_OK else ("wrong" if found else "other")
@@ -386,8 +402,8 @@ def oracle_answers(lang, root, meta, args):
     refs_all = benchlib.enumerate_references(root, lang, include_receivers=args.include_receivers)
     pool = benchlib.sample_references(refs_all, None, args.seed)
     key_src = json.dumps([ORACLE_FORMAT, lang, meta["name"], meta["version"], args.seed, args.n,
-                          args.include_receivers, args.typescript_version if lang == "typescript" else
-                          _jedi_version()])
+                          args.include_receivers, args.typescript_version if lang != "python" else
+                          _jedi_version()] + ([JS_COMPILER_OPTIONS] if lang == "javascript" else []))
     key = hashlib.sha1(key_src.encode()).hexdigest()[:16]
     cache = benchlib.cache_dir() / "oracle" / f"{lang}-{meta['name'].replace('/', '+')}-{key}.json"
     if cache.exists() and not args.no_oracle_cache:
@@ -398,7 +414,8 @@ def oracle_answers(lang, root, meta, args):
     if lang == "python":
         kept, rows, dropped, timings = jedi_oracle(root, pool, args.n)
     else:
-        kept, rows, dropped, timings = ts_oracle(root, pool, args.n, args.typescript_version)
+        kept, rows, dropped, timings = ts_oracle(root, pool, args.n, args.typescript_version,
+                                                 JS_COMPILER_OPTIONS if lang == "javascript" else None)
     cache.parent.mkdir(parents=True, exist_ok=True)
     cache.write_text(json.dumps({"refs": [r.to_dict() for r in kept], "rows": rows,
                                  "dropped": dropped, "timings": timings}))
@@ -429,7 +446,7 @@ def run_language(lang, args, package=None):
     if lang == "python":
         root, meta = benchlib.ensure_python_corpus(args.py_package)
     else:
-        root, meta = benchlib.ensure_ts_corpus(package)
+        root, meta = benchlib.ensure_ts_corpus(package, lang)
     refs, rows, dropped, timings, n_refs = oracle_answers(lang, root, meta, args)
     kinds = Counter(r.kind for r in refs)
     print(f"\n=== {lang}: {meta['name']} {meta['version']} — {meta['files']} files, "
@@ -455,7 +472,7 @@ def run_language(lang, args, package=None):
               "skipped_definitions": dropped, "oracle_timings": timings}
     if args.oracle_only:
         return report
-    label = lang if lang == "python" else f"{lang}-{meta['name'].replace('/', '+').lstrip('@')}"
+    label = lang if lang != "typescript" else f"{lang}-{meta['name'].replace('/', '+').lstrip('@')}"
     report["label"] = label
     store = benchlib.cache_dir() / "stores" / f"accuracy-{label}"
     our_rows, info = run_engine(root, refs, store)
@@ -489,7 +506,7 @@ def run_language(lang, args, package=None):
 
 def main(argv=None):
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--lang", choices=("python", "typescript", "all"), default="all")
+    ap.add_argument("--lang", choices=("python", "typescript", "javascript", "all"), default="all")
     ap.add_argument("-n", "--n", type=int, default=None,
                     help="references sampled per language (default 1500; 300 with --quick)")
     ap.add_argument("--seed", type=int, default=0)
@@ -499,6 +516,9 @@ def main(argv=None):
                     help="npm NAME@VERSION[,NAME@VERSION…] shipping .ts sources in src/ (default %(default)s: "
                          "classes and barrels; an ESM package with .js specifiers, default exports and "
                          "type-alias members)")
+    ap.add_argument("--js-package", default="express@5.1.0",
+                    help="npm NAME@VERSION of a plain-JavaScript (CommonJS) package, kept as published "
+                         "(default %(default)s: lib/*.js and index.js, require/module.exports)")
     ap.add_argument("--typescript-version", default="5.9.3",
                     help="npm typescript used as the oracle (default %(default)s; 7.x is the native port without this API)")
     ap.add_argument("--mismatches", type=int, default=30, help="mismatches written per language")
@@ -509,11 +529,12 @@ def main(argv=None):
     args = ap.parse_args(argv)
     if args.n is None:
         args.n = 300 if args.quick else 1500
-    langs = ("python", "typescript") if args.lang == "all" else (args.lang,)
+    langs = ("python", "typescript", "javascript") if args.lang == "all" else (args.lang,)
     before = benchlib.engine_fingerprint()
     reports = []
     for lang in langs:
-        packages = [None] if lang == "python" else [p.strip() for p in args.ts_package.split(",") if p.strip()]
+        packages = {"python": [None], "javascript": [args.js_package]}.get(
+            lang, [p.strip() for p in args.ts_package.split(",") if p.strip()])
         reports += [run_language(lang, args, package) for package in packages]
     if not args.oracle_only and benchlib.engine_fingerprint() != before:
         print("\nNOTE: the engine's source files changed during this run; run again for clean figures")

@@ -58,7 +58,7 @@ IGNORED_DIRS = frozenset(
      "site-packages", "dist-packages"}
 )
 
-LANG_EXTENSIONS = {"python": (".py",), "typescript": (".ts", ".tsx")}
+LANG_EXTENSIONS = {"python": (".py",), "typescript": (".ts", ".tsx"), "javascript": (".js", ".cjs", ".mjs")}
 
 
 def cache_dir() -> Path:
@@ -213,17 +213,19 @@ TSCONFIG = {
 }
 
 
-def ensure_ts_corpus(spec: str) -> tuple[Path, dict]:
+def ensure_ts_corpus(spec: str, language: str = "typescript") -> tuple[Path, dict]:
     """``npm pack`` ``spec`` (e.g. ``mobx@7.1.3``) into the cache; keep its TS sources.
 
     The package's ``src/`` is kept with its package.json; built output (``dist/``) is
-    removed, and a tsconfig.json is written when the package ships none.
+    removed, and a tsconfig.json is written when the package ships none. With
+    ``language="javascript"`` (a CommonJS package such as ``express@5.1.0``) the package is
+    kept as published, without a tsconfig: its ``.js`` files are the sources.
     """
     name, _, version = spec.rpartition("@")
     if not name or not version:
-        raise SystemExit(f"--ts-package needs an exact pin NAME@VERSION, got {spec!r}")
+        raise SystemExit(f"an npm package needs an exact pin NAME@VERSION, got {spec!r}")
     safe = name.replace("/", "+").lstrip("@")
-    root = cache_dir() / "corpora" / "typescript" / f"{safe}-{version}"
+    root = cache_dir() / "corpora" / language / f"{safe}-{version}"
     marker = root / ".bench-complete"
     if not marker.exists():
         if root.exists():
@@ -238,11 +240,12 @@ def ensure_ts_corpus(spec: str) -> tuple[Path, dict]:
             tar.extractall(work, filter="data")
         shutil.move(str(work / "package"), str(root))
         shutil.rmtree(work)
-        if (root / "src").is_dir():  # keep the sources: built output (dist/, v4/*.d.cts …) would be read too
+        # (JavaScript: kept whole, no tsconfig written; accuracy.py hands the oracle its options)
+        if language == "typescript" and (root / "src").is_dir():  # keep the sources: built output (dist/, v4/*.d.cts …) would be read too
             for entry in root.iterdir():
                 if entry.name not in ("src", "package.json") and not entry.name.startswith("tsconfig"):
                     shutil.rmtree(entry) if entry.is_dir() else entry.unlink()
-        if not (root / "tsconfig.json").exists():
+        if language == "typescript" and not (root / "tsconfig.json").exists():
             config = json.loads(json.dumps(TSCONFIG))
             if (root / "src").is_dir():
                 # the package importing itself by name (`from "zod/v4"` in its tests) reaches its
@@ -251,7 +254,7 @@ def ensure_ts_corpus(spec: str) -> tuple[Path, dict]:
                                                       f"{name}/*": ["./src/*", "./src/*/index.ts"]}
             (root / "tsconfig.json").write_text(json.dumps(config, indent=2) + "\n")
         marker.write_text(spec)
-    return root, corpus_meta(root, "typescript", name=name, version=version)
+    return root, corpus_meta(root, language, name=name, version=version)
 
 
 def ensure_typescript_module(version: str) -> Path:
@@ -420,6 +423,35 @@ def _ts_imported_names(root_node) -> set[str]:
     return names
 
 
+def _js_imported_names(root_node) -> set[str]:
+    """ES imports, and CommonJS: names bound by ``const x = require("m")`` (also ``require("m").y``
+    and ``const {a, b: c} = require("m")``)."""
+    names = _ts_imported_names(root_node)
+    stack = [root_node]
+    while stack:
+        node = stack.pop()
+        stack.extend(node.children)
+        if node.type != "variable_declarator":
+            continue
+        value, target = node.child_by_field_name("value"), node.child_by_field_name("name")
+        while value is not None and value.type == "member_expression":
+            value = value.child_by_field_name("object")
+        if value is None or value.type != "call_expression":
+            continue
+        func = value.child_by_field_name("function")
+        if func is None or func.type != "identifier" or func.text != b"require":
+            continue
+        if target.type == "identifier":
+            names.add(target.text.decode())
+        elif target.type == "object_pattern":
+            for c in target.children:
+                if c.type == "shorthand_property_identifier_pattern":
+                    names.add(c.text.decode())
+                elif c.type == "pair_pattern" and c.child_by_field_name("value").type == "identifier":
+                    names.add(c.child_by_field_name("value").text.decode())
+    return names
+
+
 def _python_refs(root_node):
     """Yield (node, kind_hint) for reference identifiers; kind_hint 'attribute' or 'name'."""
     # stack items: (node, mode) with mode in {"normal", "target", "params"}
@@ -488,7 +520,9 @@ def _python_refs(root_node):
                 stack.append((c, "normal"))
 
 
-def _ts_refs(root_node):
+def _ts_refs(root_node, js=False):
+    """TypeScript's references; ``js``: JavaScript's grammar, whose parameters are bare patterns
+    (no ``required_parameter`` around them)."""
     stack = [(root_node, "normal")]
     while stack:
         node, mode = stack.pop()
@@ -511,6 +545,9 @@ def _ts_refs(root_node):
                     stack.append((c, "binding" if node.field_name_for_child(i) == "left" else "normal"))
                 continue
             mode = "normal"
+        if js and t == "formal_parameters":
+            stack.extend((c, "binding") for c in node.children)
+            continue
         if t in ("identifier", "type_identifier"):
             yield node, "name"
             continue
@@ -540,20 +577,22 @@ def _ts_refs(root_node):
                 stack.append((c, "normal"))
 
 
-RECEIVER_NAMES = {"python": {"self", "cls"}, "typescript": set()}
+RECEIVER_NAMES = {"python": {"self", "cls"}, "typescript": set(), "javascript": set()}
 
 
 def enumerate_references(root: Path, language: str, files=None, include_receivers=False) -> list[Ref]:
     """Every reference identifier (not a definition name) in ``files`` under ``root``.
 
     Kinds: ``attribute`` (member after a dot), ``imported`` (a plain name bound by an
-    import statement in the same file), ``plain`` (any other name). Identifiers inside
-    import/export statements themselves are not sampled. ``self``/``cls`` are left out
-    unless ``include_receivers``.
+    import statement in the same file; in JavaScript also by ``require``), ``plain`` (any
+    other name). Identifiers inside import/export statements themselves are not sampled.
+    ``self``/``cls`` are left out unless ``include_receivers``.
     """
     files = list_source_files(root, language) if files is None else files
-    walker = _python_refs if language == "python" else _ts_refs
-    imported_of = _python_imported_names if language == "python" else _ts_imported_names
+    walker = {"python": _python_refs, "javascript": lambda root_node: _ts_refs(root_node, js=True)}.get(
+        language, _ts_refs)
+    imported_of = {"python": _python_imported_names, "javascript": _js_imported_names}.get(
+        language, _ts_imported_names)
     skip_names = set() if include_receivers else RECEIVER_NAMES[language]
     refs: list[Ref] = []
     for rel in files:
@@ -564,7 +603,7 @@ def enumerate_references(root: Path, language: str, files=None, include_receiver
         line_starts = [0]
         for ln in lines[:-1]:
             line_starts.append(line_starts[-1] + len(ln) + 1)
-        text = data.decode("utf-8", errors="replace") if language == "typescript" else None
+        text = data.decode("utf-8", errors="replace") if language != "python" else None
         for node, hint in walker(tree.root_node):
             name = node.text.decode("utf-8", errors="replace")
             if name in skip_names or not name:

@@ -2,8 +2,10 @@
 // TypeScript oracle for bench/accuracy.py: the compiler's language service answers
 // "go to definition" for a batch of positions.
 //
-//   node bench/ts_oracle.js TYPESCRIPT_MODULE_DIR PROJECT_ROOT QUERIES.json OUT.json
+//   node bench/ts_oracle.js TYPESCRIPT_MODULE_DIR PROJECT_ROOT QUERIES.json OUT.json [CONFIG.json]
 //
+// CONFIG.json (optional) stands in for PROJECT_ROOT/tsconfig.json, relative paths in it
+// resolved against PROJECT_ROOT (the JavaScript corpus: allowJs, its files as root names).
 // QUERIES.json: [{"id": 0, "file": "src/a.ts", "offset": 123}, ...]  (offset in UTF-16
 // code units from the start of the file, as the language service counts).
 // OUT.json: {"typescript": version, "timings": {...}, "answers": [{"id", "defs": [...]}]}
@@ -15,9 +17,9 @@ const path = require("path");
 const {createService} = require("./ts_service.js");
 
 function main() {
-  const [tsDir, rootArg, queriesPath, outPath] = process.argv.slice(2);
+  const [tsDir, rootArg, queriesPath, outPath, configPath] = process.argv.slice(2);
   if (!outPath) {
-    console.error("usage: node ts_oracle.js TYPESCRIPT_MODULE_DIR PROJECT_ROOT QUERIES.json OUT.json");
+    console.error("usage: node ts_oracle.js TYPESCRIPT_MODULE_DIR PROJECT_ROOT QUERIES.json OUT.json [CONFIG.json]");
     process.exit(2);
   }
   const t0 = process.hrtime.bigint();
@@ -25,7 +27,7 @@ function main() {
   const ts = require(path.resolve(tsDir));
   const tRequire = process.hrtime.bigint();
 
-  const {root, fileNames, service} = createService(ts, rootArg);
+  const {root, fileNames, service} = createService(ts, rootArg, configPath);
   const tService = process.hrtime.bigint();
 
   const queries = JSON.parse(fs.readFileSync(queriesPath, "utf8"));

@@ -1,12 +1,14 @@
 // The TypeScript language service over a project's tsconfig.json, for the bench oracles
-// (ts_oracle.js: go to definition; ts_refs_oracle.js: find all references).
+// (ts_oracle.js: go to definition; ts_refs_oracle.js: find all references). configPath, when
+// given, is read instead of ROOT/tsconfig.json (its paths still relative to ROOT): the
+// JavaScript corpus gets its allowJs options that way and is left as published.
 "use strict";
 
 const path = require("path");
 
-function createService(ts, rootArg) {
+function createService(ts, rootArg, configPath) {
   const root = path.resolve(rootArg);
-  const config = ts.readConfigFile(path.join(root, "tsconfig.json"), ts.sys.readFile);
+  const config = ts.readConfigFile(configPath || path.join(root, "tsconfig.json"), ts.sys.readFile);
   if (config.error) {
     throw new Error(ts.flattenDiagnosticMessageText(config.error.messageText, "\n"));
   }

@@ -46,6 +46,10 @@ _DEFINITION_FIELDS = {
 _DEFINITION_LISTS = ("extends", "implements", "alternatives")
 _DEFINITION_FLAGS = {"declaration", "hoist", "promoted"}
 _MEMBER_OWNER_KINDS = {"class", "interface", "struct", "trait", "enum", "namespace", "module", "impl"}
+_REFERENCE_MARKS = {"reference.write", "reference.type"}   # marks of a reference (the others name none)
+_MARKS = _REFERENCE_MARKS | {"ignore", "object.holder"}
+_OBJECT_OWNERS = {"constant", "variable", "function", "class"}   # what `x.m = …` gives members (TS/JS)
+_PROTOTYPE_OWNERS = {"function", "class"}                        # … and `x.prototype.m = …`
 _PROPERTY_DECORATORS = {"property", "cached_property", "functools.cached_property"}
 _WHITESPACE = re.compile(r"\s+")
 _SIGNATURE_LIMIT = 400
@@ -175,7 +179,9 @@ class _Extraction:
 
         whole = needs_whole_query(self.spec, self.source)
         plan = _plan(self.spec, whole)
-        marks = {"reference.write": writes, "reference.type": type_refs, "ignore": ignored}
+        self._object_holders: set[tuple[int, int]] = set()
+        marks = {"reference.write": writes, "reference.type": type_refs, "ignore": ignored,
+                 "object.holder": self._object_holders}
         notes: list[str] = []
         # (the kinds of match met most often are tested first: names, members, calls, definitions)
         for pattern, caps in run_query(self.spec, self.root, notes, whole):
@@ -228,7 +234,7 @@ class _Extraction:
                 for node in caps[detail]:
                     span = (node.start_byte, node.end_byte)
                     target.add(span)
-                    if detail != "ignore" and span not in references:
+                    if detail in _REFERENCE_MARKS and span not in references:
                         references[span] = node
             elif category == "scope":
                 for node in caps[detail]:
@@ -575,6 +581,16 @@ class _Extraction:
         scopes = self.facts.scopes
         modifiers_of, decorators_of, docs_of = owned["modifier"], owned["decorator"], owned["doc"]
         source, ascii_source, column_of = self.source, self.lines.ascii, self.lines.column
+        # TS/JS: definitions by name so far (an assignment `x.m = …` finds the x it sees), and the
+        # functions given prototype members (constructors: their `this.x = …` are fields)
+        self._defined_so_far: dict[str, list[int]] | None = {} if spec.members_assigned_to_objects else None
+        self._constructor_functions: set[str] = set()
+        if spec.members_assigned_to_objects:
+            for raw in raws.values():
+                receiver = raw.get("receiver")
+                text = self.text(receiver) if receiver is not None else ""
+                if text.endswith(".prototype"):
+                    self._constructor_functions.add(text[:-len(".prototype")])
         for raw in ordered:   # point(), end_point() and text() written out: this runs once per definition
             node, name = raw["node"], raw["name"]
             row, column = name.start_point
@@ -633,8 +649,9 @@ class _Extraction:
             d.container = self._container_of(d.scope)
             if raw.get("qualifier") is not None:
                 d.scope = -1  # `Foo::bar() {}` names Foo's member; it binds nothing here
+            bound_in = d.scope
             if raw.get("receiver") is not None:
-                if not self._attach_to_instance(d, self.text(raw["receiver"]), defs):
+                if not self._attach_to_instance(d, raw["receiver"], defs):
                     continue
             elif scopes[d.scope].kind == "class":
                 if d.kind == "function":
@@ -648,9 +665,12 @@ class _Extraction:
                 d.kind = "property"
             defs.append(d)
             kept_raw.append(raw)
-            # Link now: definitions nested in this one need their container from it.
-            if d.own_scope < 0 and d.kind in _SCOPE_OWNER_KINDS and d.scope >= 0:   # the others it skips
-                self._link_own_scopes(defs, only=len(defs) - 1)
+            if self._defined_so_far is not None:
+                self._defined_so_far.setdefault(d.name, []).append(len(defs) - 1)
+            # Link now: definitions nested in this one need their container from it (a member
+            # given to an object, `x.m = function …`, by the scope it is written in).
+            if d.own_scope < 0 and d.kind in _SCOPE_OWNER_KINDS and bound_in >= 0:   # the others it skips
+                self._link_own_scopes(defs, only=len(defs) - 1, bound_in=bound_in)
             if raw.get("promoted") and d.container >= 0 and defs[d.container].container >= 0:
                 # `constructor(private x: T)`: also a property of the class.
                 defs.append(replace(d, kind="property", scope=-1, container=defs[d.container].container, default=None))
@@ -661,33 +681,63 @@ class _Extraction:
         self.facts.definitions = defs
         return defs
 
-    def _attach_to_instance(self, d: Definition, receiver: str, defs: list[Definition]) -> bool:
-        """`self.x = …` / `this.x = …` inside a method: a member of the method's class."""
-        if receiver not in self.spec.self_names and receiver not in self.spec.this_keywords:
-            return False
+    def _attach_to_instance(self, d: Definition, receiver, defs: list[Definition]) -> bool:
+        """`self.x = …` / `this.x = …` inside a method: a member of the method's class (in a
+        constructor function, ``View.prototype.m = …`` beside it: of that function). Other
+        receivers: ``_attach_to_object``."""
+        text = self.text(receiver)
+        if text not in self.spec.self_names and text not in self.spec.this_keywords:
+            return self._defined_so_far is not None and self._attach_to_object(d, receiver, text, defs)
         method = d.container
         while method >= 0 and defs[method].kind not in _CALLABLE_KINDS:
             method = defs[method].container
         if method < 0:
             return False
         owner = defs[method].container
-        if owner < 0 or defs[owner].kind not in ("class", "struct", "interface"):
+        if defs[method].kind == "function" and defs[method].name in self._constructor_functions:
+            owner = method
+        elif owner < 0 or defs[owner].kind not in ("class", "struct", "interface"):
             return False
         d.container, d.scope = owner, -1
         if d.kind == "variable":
             d.kind = "field"
         return True
 
-    def _link_own_scopes(self, defs: list[Definition], only: int | None = None) -> None:
-        """A definition whose value opens a scope (``const f = () => {}``) owns that scope."""
+    def _attach_to_object(self, d: Definition, receiver, text: str, defs: list[Definition]) -> bool:
+        """TS/JS: `app.use = function …`, `View.prototype.render = …`, `const api = {get() {}}`: a
+        member of the variable or function named, when a definition of this file seen from here
+        has that name (the nearest); else nothing is defined (`req.x = …` on a parameter, an
+        import: an object from elsewhere)."""
+        prototype = text.endswith(".prototype")
+        name = text[:-len(".prototype")] if prototype else text
+        kinds = _PROTOTYPE_OWNERS if prototype else _OBJECT_OWNERS
+        scopes, seen = self.facts.scopes, set()
+        scope = d.scope
+        while scope >= 0:
+            seen.add(scope)
+            scope = scopes[scope].parent
+        for index in reversed(self._defined_so_far.get(name, ())):
+            owner = defs[index]
+            if owner.scope in seen and owner.kind in kinds:
+                if owner.kind in ("constant", "variable") \
+                        and (owner.name_byte, owner.name_byte + len(owner.name.encode())) not in self._object_holders:
+                    return False   # `response.text = …` on a typed value: a write to its member
+                d.container, d.scope = index, -1
+                return True
+        return False
+
+    def _link_own_scopes(self, defs: list[Definition], only: int | None = None, bound_in: int | None = None) -> None:
+        """A definition whose value opens a scope (``const f = () => {}``) owns that scope
+        (``bound_in``: the scope ``only`` is written in, when it binds nothing there)."""
         scopes = self.facts.scopes
         for index, d in (enumerate(defs) if only is None else [(only, defs[only])]):
-            if d.own_scope >= 0 or d.kind not in _SCOPE_OWNER_KINDS or d.scope < 0:
+            written_in = d.scope if bound_in is None else bound_in
+            if d.own_scope >= 0 or d.kind not in _SCOPE_OWNER_KINDS or written_in < 0:
                 continue
             s = bisect_right(self._scope_starts, d.name_byte)
             while s < len(scopes) and scopes[s].start_byte < d.end_byte:
                 scope = scopes[s]
-                if scope.end_byte <= d.end_byte and scope.owner < 0 and scope.parent == d.scope:
+                if scope.end_byte <= d.end_byte and scope.owner < 0 and scope.parent == written_in:
                     scope.owner, d.own_scope = index, s
                     break
                 s += 1
@@ -731,6 +781,9 @@ class _Extraction:
         spec = self.spec
         all_names = self.facts.all_names
         explicit = {e.name for e in self.facts.exports if e.module is None and e.name}
+        # `module.exports = View`: the default export is the reference's definition
+        explicit.update(self._reference_names[e.value[1]] for e in self.facts.exports
+                        if e.kind == "default" and e.value and e.value[0] == "r" and type(e.value[1]) is int)
         for d in defs:
             if d.exported:
                 pass
@@ -740,7 +793,8 @@ class _Extraction:
                 else:
                     d.exported = d.name in explicit
             elif d.container >= 0 and d.kind != "parameter" and defs[d.container].exported \
-                    and defs[d.container].kind in _MEMBER_OWNER_KINDS:
+                    and (defs[d.container].kind in _MEMBER_OWNER_KINDS
+                         or d.scope < 0 and spec.members_assigned_to_objects):   # `app.use = …`
                 d.exported = spec.is_public(d.name)
             if d.kind != "parameter":  # the language's own rule has the last word (`static`, `private`)
                 d.exported = bool(spec.exported(d, defs[d.container] if d.container >= 0 else None, d.exported))
@@ -1025,8 +1079,8 @@ def _plan(spec: LanguageSpec, whole: bool) -> tuple[tuple[str, str | None], ...]
             plan.append(("member" if names & {"receiver", "receiver.builtin", "receiver.literal", "receiver.pattern",
                                                      "receiver.props"}
                          else "reference", None))
-        elif names & {"reference.write", "reference.type", "ignore"}:
-            plan.append(("mark", next(iter(names & {"reference.write", "reference.type", "ignore"}))))
+        elif names & _MARKS:
+            plan.append(("mark", next(iter(names & _MARKS))))
         elif names & set(_SCOPE_KEYS):
             plan.append(("scope", next(iter(names & set(_SCOPE_KEYS)))))
         elif names & {"declare.global", "declare.nonlocal"}:

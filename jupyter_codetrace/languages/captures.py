@@ -114,6 +114,7 @@ CAPTURES: dict[str, str] = {
     "type.forward": "the text of a string written as a type (a forward reference, `x: \"Console\"`): "
                     "the names in it are type references",
     "ignore": "an identifier that names nothing (a keyword argument's name)",
+    "object.holder": "the name of a variable whose value is an object made to be given members by assignment (`var app = {}`, `Object.create(…)`): `app.use = function …` defines a member of it (TS/JS)",
     # --- Calls -----------------------------------------------------------------------------
     "call": "a call expression",
     "call.callee": "the called expression of @call",

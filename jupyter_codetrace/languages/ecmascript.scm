@@ -21,6 +21,42 @@
 (return_statement (array (_)+ @expression.items) @expression.wrapper)
 (return_statement (object (pair value: (_) @expression.items)+) @expression.wrapper)
 
+; ---- members given to an object by assignment ---------------------------------------------
+; CommonJS libraries written before classes: `app.use = function use(fn) {…}` on a variable
+; (`var app = {}`, `Object.create(…)`), `View.prototype.render = function (…) {…}` on a
+; constructor function, `View.create = …` on a function. Members of the object (or of the
+; function's instances) when the receiver names a definition the assignment sees
+; (index/extract.py `_attach_to_object`); `exports.f` / `module.exports.f` are exports instead.
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @definition.receiver
+    property: (property_identifier) @name)
+  right: [
+    (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
+    (arrow_function parameters: (formal_parameters) @definition.params body: (_) @definition.body)
+    (arrow_function parameter: (identifier) @definition.params body: (_) @definition.body)]
+  (#not-match? @definition.receiver "^(exports|module)$")) @definition.method
+(assignment_expression
+  left: (member_expression
+    object: (member_expression object: (identifier) property: (property_identifier) @_prototype) @definition.receiver
+    property: (property_identifier) @name)
+  right: [
+    (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
+    (arrow_function parameters: (formal_parameters) @definition.params body: (_) @definition.body)
+    (arrow_function parameter: (identifier) @definition.params body: (_) @definition.body)]
+  (#eq? @_prototype "prototype")) @definition.method
+; `req.get = req.header = function header(name) {…}`: one function, two names
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @definition.receiver
+    property: (property_identifier) @name)
+  right: (assignment_expression
+    left: (member_expression)
+    right: [
+      (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
+      (arrow_function parameters: (formal_parameters) @definition.params body: (_) @definition.body)])
+  (#not-match? @definition.receiver "^(exports|module)$")) @definition.method
+
 ; ---- callbacks ----------------------------------------------------------------------------
 ; A callback's first parameter is an item of the array it is called over
 ; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …): merged into the parameter.

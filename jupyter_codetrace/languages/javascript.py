@@ -31,4 +31,5 @@ SPEC = LanguageSpec(
     resolve_module=resolve_module,
     namespace_import_is_definition=True,
     rare_words=COMMONJS_WORDS,
+    members_assigned_to_objects=True,
 )

@@ -142,6 +142,11 @@ class LanguageSpec:
     # Members may be written outside their type's body (C++ `Foo::bar() {}`, Go methods with a
     # `Foo` receiver, Rust `impl Foo {}`): only such files are read for a type's extra members.
     members_outside_types: bool = False
+    # TS/JS: an object gets members by assignment (`app.use = function …` on `var app = {}`,
+    # `View.prototype.render = …`) and from the literal a variable holds (`const api = {get() {}}`):
+    # members of the variable or function (index/extract.py ``_attach_to_object``), and a variable
+    # holding such members is typed as that object (resolve/types.py).
+    members_assigned_to_objects: bool = False
     # The class every class derives from, written or not (Python `object`): as a base, it makes
     # no two classes related (their same-named members are not one family of overrides).
     root_class: str | None = None

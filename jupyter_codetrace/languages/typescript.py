@@ -863,6 +863,7 @@ SPEC = LanguageSpec(
     overload_signature_is_definition=True,
     guess_unique_members=False,
     rare_words=COMMONJS_WORDS,
+    members_assigned_to_objects=True,
 )
 
 TSX_SPEC = LanguageSpec(
@@ -887,4 +888,5 @@ TSX_SPEC = LanguageSpec(
     overload_signature_is_definition=True,
     guess_unique_members=False,
     rare_words=COMMONJS_WORDS,
+    members_assigned_to_objects=True,
 )

@@ -379,6 +379,39 @@
     type: (type_annotation (_) @definition.type)?
     !value) @definition.variable @hoist)
 
+; ---- variables holding an object made to be given members (index/extract.py `_attach_to_object`):
+; a literal, `Object.create(…)`, the end of `var app = exports = module.exports = {}`
+(variable_declarator name: (identifier) @object.holder !type value: (object))
+((variable_declarator
+   name: (identifier) @object.holder !type
+   value: (call_expression function: (member_expression object: (identifier) @_object property: (property_identifier) @_create)))
+ (#eq? @_object "Object")
+ (#eq? @_create "create"))
+(variable_declarator
+  name: (identifier) @object.holder !type
+  value: (assignment_expression right: [(object) (assignment_expression right: (object))]))
+
+; ---- members of an object literal a variable holds: `const api = { get(url) {…}, base: '/v1' }`
+; (untyped: a declared type's literal names that type's members instead)
+(variable_declarator
+  name: (identifier) @definition.receiver
+  !type
+  value: (object [
+    (method_definition
+      name: (property_identifier) @name
+      parameters: (formal_parameters) @definition.params
+      body: (statement_block) @definition.body) @definition.method
+    (pair
+      key: (property_identifier) @name
+      value: [
+        (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
+        (arrow_function parameters: (formal_parameters) @definition.params body: (_) @definition.body)
+        (arrow_function parameter: (identifier) @definition.params body: (_) @definition.body)]) @definition.method]))
+(variable_declarator
+  name: (identifier) @definition.receiver
+  !type
+  value: (object (pair key: (property_identifier) @name value: (_ !body) @definition.value) @definition.property))
+
 ; Destructuring declarations: each bound identifier is a definition (its own node).
 ; Top level of the pattern; deeper levels are under "Nested destructuring" below.
 (lexical_declaration
@@ -894,6 +927,21 @@
 ((assignment_expression
    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
    right: [(identifier) (member_expression) (call_expression) (new_expression) (class) (function_expression) (arrow_function)] @export.default)
+ (#eq? @_module "module")
+ (#eq? @_exports "exports"))
+
+;  var app = exports = module.exports = {}: the module's value is the variable app
+((variable_declarator
+   name: (identifier) @export.default
+   value: (assignment_expression
+     right: (assignment_expression
+       left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports))))
+ (#eq? @_module "module")
+ (#eq? @_exports "exports"))
+((variable_declarator
+   name: (identifier) @export.default
+   value: (assignment_expression
+     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)))
  (#eq? @_module "module")
  (#eq? @_exports "exports"))
 

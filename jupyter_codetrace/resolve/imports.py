@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .base import _MAX_DEPTH, _END, Symbol, Resolution, binding_entries
+from .base import CLASS_KINDS, _MAX_DEPTH, _END, Symbol, Resolution, binding_entries
 
 # `const X = require('./m')` (the whole module bound to one name) and `module.exports = X`
 # (the import's statement is the declarator, the export's the text from `module` on)
@@ -156,6 +156,10 @@ class ImportLookup:
             found = self._via_star(module_path, j, name, depth + 1)
             if found is not None:
                 return found
+        if spec.members_assigned_to_objects and name != "default":
+            found = self._commonjs_value_member(module_path, facts, name, depth)
+            if found is not None:
+                return found
         found = self._package_member(module_path, name, depth)
         if found is not None:
             return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
@@ -163,6 +167,21 @@ class ImportLookup:
         if module_path.endswith(("__init__.py", "__init__.pyi")):
             return self._submodule(base, name)
         return Resolution("not_found")
+
+    def _commonjs_value_member(self, module_path: str, facts, name: str, depth: int) -> Resolution | None:
+        """`require('./app').use`: a CommonJS module is the value it assigns to `module.exports`
+        (`module.exports = View`, `var app = exports = module.exports = {}`), so its members are
+        that class's or object's (``app.use = function …``)."""
+        if not any(e.kind == "default" and not e.statement.startswith("export") for e in facts.exports):
+            return None
+        value = self.module_member(module_path, "default", depth + 1)
+        if value.status != "found" or value.target is None or value.target.is_module:
+            return None
+        d = self.definition(value.target)
+        if d is None or not (d.kind in CLASS_KINDS or self.has_object_members(value.target)):
+            return None
+        member = self.class_member(value.target, name)
+        return Resolution("found", member, "member") if member is not None else None
 
     def _modules(self, spec: str, importer: str, language: str) -> list[str]:
         found = self.modules.resolve(spec, importer, language)

@@ -7,9 +7,11 @@ through ``self``.
 from __future__ import annotations
 
 from ..languages import spec_of
-from .base import CLASS_KINDS, Symbol, Resolution, InferredType, Recording
+from .base import CLASS_KINDS, _VALUE_KINDS, Symbol, Resolution, InferredType, Recording
 
 __all__ = ["MemberLookup"]
+
+_OBJECT_OWNERS = _VALUE_KINDS | {"function"}   # what may be given members by assignment (TS/JS)
 
 
 class MemberLookup:
@@ -46,12 +48,20 @@ class MemberLookup:
     def enclosing_class(self, path: str, container: int) -> Symbol | None:
         view = self.view(path)
         defs = view.facts.definitions
+        objects = view.spec.members_assigned_to_objects
         while container >= 0:
-            if defs[container].kind in CLASS_KINDS:
+            d = defs[container]
+            if d.kind in CLASS_KINDS:
                 return Symbol(path, container)
-            if defs[container].qualifier:
+            if d.qualifier:
                 return self.qualifier_class(path, container)
-            container = defs[container].container
+            if objects and d.scope < 0 and d.container >= 0:
+                # `View.prototype.render = function () { this.… }`, `api = { get() { this.… } }`:
+                # the object (or constructor function) the method was given to
+                return Symbol(path, d.container)
+            if objects and d.kind == "function" and self.has_object_members(Symbol(path, container)):
+                return Symbol(path, container)   # `function View() { this.… }`: a constructor
+            container = d.container
         return None
 
     def class_member(self, cls: Symbol, name: str, skip_self: bool = False) -> Symbol | None:
@@ -66,6 +76,9 @@ class MemberLookup:
         for klass in self.mro(cls)[1 if skip_self else 0:]:
             view = self.view(klass.path)
             indices = view.members.get(klass.index, {}).get(name) if view else None
+            if indices and view.spec.members_assigned_to_objects and self.definition(klass).kind in _OBJECT_OWNERS:
+                # an object or a constructor function: what was given to it, not its locals
+                indices = [i for i in indices if view.facts.definitions[i].scope < 0]
             if indices:
                 defs = view.facts.definitions
                 # A member declared in the class body beats one assigned in a method, except a
@@ -168,6 +181,16 @@ class MemberLookup:
                     continue
                 for member, indices in view.members.get(i, {}).items():
                     found.setdefault(member, Symbol(path, indices[0]))
+
+    def has_object_members(self, symbol: Symbol) -> bool:
+        """TS/JS: whether a variable or function was given members (`app.use = function …`,
+        `View.prototype.render = …`, the literal `const api = {get() {}}` holds): it is then typed
+        as that object, whose members they are."""
+        view = self.view(symbol.path)
+        if view is None or not view.spec.members_assigned_to_objects:
+            return False
+        defs = view.facts.definitions
+        return any(defs[i].scope < 0 for indices in view.members.get(symbol.index, {}).values() for i in indices)
 
     def qualifier_class(self, path: str, index: int) -> Symbol | None:
         """The type an out-of-line member (or impl block) belongs to."""

@@ -123,8 +123,8 @@ class TypeInference:
         if d is None:
             return None
         if kind in ("c", "n"):
-            if d.kind in CLASS_KINDS:
-                return InferredType("instance", target)
+            if d.kind in CLASS_KINDS or kind == "n" and d.kind == "function" and self.has_object_members(target):
+                return InferredType("instance", target)   # (`new View()` of `function View() {}`)
             if d.kind == "constructor":
                 cls = self.enclosing_class(target.path, d.container)
                 return InferredType("instance", cls) if cls else None
@@ -313,6 +313,8 @@ class TypeInference:
             typed = self.type_of_annotation(symbol, d.type_span, d.type, depth + 1)
             if typed is not None:
                 return typed
+        elif (d.kind in _VALUE_KINDS or d.kind == "function") and self.has_object_members(symbol):
+            return InferredType("class", symbol)   # `var app = {}; app.use = …`: app is that object
         if d.kind == "property" and d.returns_span:
             return self.type_of_annotation(symbol, d.returns_span, d.returns, depth + 1)
         if d.value is not None:

@@ -48,3 +48,35 @@ def test_inherited_queries_are_composed_in_order():
     assert tsx.startswith(typescript) and "jsx_opening_element" in tsx and "jsx_opening_element" not in typescript
     assert by_name("javascript").query_text.startswith(ecmascript)
     assert query_for(by_name("tsx")).pattern_count > query_for(by_name("typescript")).pattern_count
+
+
+def test_queries_use_only_predicates_the_binding_checks():
+    """py-tree-sitter 0.26 accepts `#not-any-of?` but, given two words or more, lets every node
+    through: a pattern meant to leave out `exports.f = …` and `module.f = …` matched them (and took
+    the name from the CommonJS export pattern). The predicates used and checked are listed; a query
+    using another fails here (`#not-match?` with an alternation does what `#not-any-of?` would)."""
+    import re
+
+    from jupyter_codetrace.languages.spec import QUERY_DIR
+
+    checked = {"eq?", "not-eq?", "match?", "not-match?", "any-of?", "set!", "is?", "is-not?"}
+    used = {}
+    for path in QUERY_DIR.glob("*.scm"):
+        for predicate in re.findall(r"\(#([\w-]+[?!])", path.read_text()):
+            used.setdefault(predicate, path.name)
+    assert {p: f for p, f in used.items() if p not in checked} == {}
+
+
+def test_not_any_of_is_still_ignored_by_the_binding():
+    """The reason for the test above, measured: when a binding version checks `#not-any-of?` of
+    several words, this fails, and the predicate may be used again."""
+    import tree_sitter
+
+    from jupyter_codetrace.index.parsing import parse
+    from jupyter_codetrace.languages import by_name
+
+    tree = parse(by_name("javascript"), b"exports.a = 1\nother.b = 2\nmodule.c = 3\n")
+    query = tree_sitter.Query(tree.language, '(assignment_expression left: (member_expression object: '
+                                             '(identifier) @object) (#not-any-of? @object "exports" "module")) @match')
+    objects = [m[1]["object"][0].text for m in tree_sitter.QueryCursor(query).matches(tree.root_node)]
+    assert objects == [b"exports", b"other", b"module"]

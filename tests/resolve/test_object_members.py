@@ -1,0 +1,98 @@
+"""Members given to objects (TS/JS): `app.use = function …` on `var app = {}`, a constructor
+function's `View.prototype.render = …`, the members of an untyped object literal — and what must
+stay as it was: an assignment to a parameter's or a typed value's member defines nothing, and a
+function's locals are not its members. (The caret assertions of fixtures/js_app/src/legacy and
+fixtures/ts_app/src/routes.ts check the answers on a project; these check the facts and traps.)"""
+
+from __future__ import annotations
+
+import textwrap
+
+from jupyter_codetrace import Project
+from jupyter_codetrace.index.extract import extract_file
+from jupyter_codetrace.languages import by_name
+
+
+def _facts(source: str, language: str = "javascript", path: str = "a.js"):
+    return extract_file(path, textwrap.dedent(source).encode(), by_name(language))
+
+
+def _members(facts) -> dict[str, tuple[str, str]]:
+    defs = facts.definitions
+    return {d.name: (d.kind, defs[d.container].name) for d in defs if d.scope < 0 and d.container >= 0}
+
+
+def test_members_belong_to_the_object_or_function_they_are_given_to():
+    facts = _facts("""
+        var app = exports = module.exports = {};
+        app.use = function use(fn) { return this; };
+        var res = Object.create(Base.prototype);
+        res.send = (body) => body;
+        res.set = res.header = function header(field, value) {};
+        function View(name) { var local = 1; this.name = name; }
+        View.prototype.render = function render() {};
+        View.create = function create() {};
+        const routes = { home() {}, user: (id) => id, base: '/api' };
+    """)
+    assert _members(facts) == {
+        "use": ("method", "app"), "send": ("method", "res"), "set": ("method", "res"),
+        "header": ("method", "res"), "name": ("field", "View"), "render": ("method", "View"),
+        "create": ("method", "View"), "home": ("method", "routes"), "user": ("method", "routes"),
+        "base": ("property", "routes"),
+    }
+    local = next(d for d in facts.definitions if d.name == "local")
+    assert local.scope >= 0   # a local of View, never one of its members
+
+
+def test_objects_from_elsewhere_and_typed_values_get_no_definition():
+    facts = _facts("""
+        const { helper } = require('./helper');
+        function handle(req, options) {
+          req.send = function send() {};
+          helper.extra = function extra() {};
+          exports.run = function run() {};
+          let counter = 0;
+          counter.bump = () => 1;
+        }
+    """)
+    names = {d.name for d in facts.definitions}
+    assert not {"send", "extra", "bump"} & names   # a parameter's, an import's, a number's
+    assert "run" in names   # `exports.f = …` is still an export, not a member of `exports`
+    typed = _facts("""
+        interface Response { text(): string }
+        function wrap(response: Response) {
+          const copy: Response = response;
+          copy.text = () => 'x';
+          const typed: Response = { text() { return 'y'; } };
+        }
+    """, "typescript", "a.ts")
+    assert [d.name for d in typed.definitions if d.name == "text"] == ["text"]   # the interface's only
+
+
+def test_a_commonjs_module_is_the_object_it_exports(tmp_path):
+    (tmp_path / "lib").mkdir()
+    (tmp_path / "lib" / "app.js").write_text(textwrap.dedent("""\
+        var app = exports = module.exports = {};
+        app.listen = function listen(port) {
+          return this.handle(port);
+        };
+        app.handle = function handle(port) {
+          return port;
+        };
+    """))
+    (tmp_path / "main.js").write_text(textwrap.dedent("""\
+        var app = require('./lib/app');
+        function main() {
+          return app.listen(3000);
+        }
+    """))
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    listen = project.find_definition("listen", "main.js", 3, 14)
+    assert (listen.status, listen.file, listen.line) == ("found", "lib/app.js", 2)
+    handle = project.find_definition("handle", "lib/app.js", 3, 15)
+    assert (handle.status, handle.line) == ("found", 5)
+    refs = project.find_references("listen", "lib/app.js", 2, 5)
+    assert [(r.file, r.line) for r in refs.references] == [("main.js", 3)]
+    callers = project.dependents_of("lib/app.js", "app.handle")
+    assert {n.id for n in callers.nodes} >= {"lib/app.js#app.listen", "main.js#main"}
+    project.close()
