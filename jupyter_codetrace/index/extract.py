@@ -686,6 +686,9 @@ class _Extraction:
         constructor function, ``View.prototype.m = …`` beside it: of that function). Other
         receivers: ``_attach_to_object``."""
         text = self.text(receiver)
+        if text in self.spec.module_object_names:
+            d.container, d.scope = -1, -1   # `exports.f = …`: the module's, bound nowhere in it
+            return True
         if text not in self.spec.self_names and text not in self.spec.this_keywords:
             return self._defined_so_far is not None and self._attach_to_object(d, receiver, text, defs)
         method = d.container
@@ -696,6 +699,8 @@ class _Extraction:
         owner = defs[method].container
         if defs[method].kind == "function" and defs[method].name in self._constructor_functions:
             owner = method
+        elif owner >= 0 and defs[method].scope < 0 and self._defined_so_far is not None:
+            pass   # in a method given to an object (`app.init = function () { this.x = … }`): its
         elif owner < 0 or defs[owner].kind not in ("class", "struct", "interface"):
             return False
         d.container, d.scope = owner, -1

@@ -32,4 +32,5 @@ SPEC = LanguageSpec(
     namespace_import_is_definition=True,
     rare_words=COMMONJS_WORDS,
     members_assigned_to_objects=True,
+    module_object_names=frozenset({"exports", "module.exports"}),
 )

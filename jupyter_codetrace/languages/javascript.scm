@@ -322,7 +322,7 @@
 
 (assignment_expression
   left: (member_expression
-    object: (identifier) @_exports
+    object: (identifier) @_exports @definition.receiver
     property: (property_identifier) @name)
   right: [
     (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
@@ -333,7 +333,7 @@
 
 (assignment_expression
   left: (member_expression
-    object: (identifier) @_exports
+    object: (identifier) @_exports @definition.receiver
     property: (property_identifier) @name)
   right: (_ !body) @definition.value
   (#eq? @_exports "exports")
@@ -343,7 +343,7 @@
   left: (member_expression
     object: (member_expression
       object: (identifier) @_module
-      property: (property_identifier) @_exports)
+      property: (property_identifier) @_exports) @definition.receiver
     property: (property_identifier) @name)
   right: [
     (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
@@ -357,7 +357,7 @@
   left: (member_expression
     object: (member_expression
       object: (identifier) @_module
-      property: (property_identifier) @_exports)
+      property: (property_identifier) @_exports) @definition.receiver
     property: (property_identifier) @name)
   right: (_ !body) @definition.value
   (#eq? @_module "module")
@@ -367,7 +367,7 @@
 (assignment_expression
   left: (member_expression
     object: (identifier) @_module
-    property: (property_identifier) @_exports)
+    property: (property_identifier) @_exports) @definition.receiver
   right: (object [
     (method_definition
       name: (property_identifier) @name

@@ -147,6 +147,10 @@ class LanguageSpec:
     # members of the variable or function (index/extract.py ``_attach_to_object``), and a variable
     # holding such members is typed as that object (resolve/types.py).
     members_assigned_to_objects: bool = False
+    # TS/JS: CommonJS's module object (`exports.f = …`, `module.exports.f = …`): what is assigned
+    # to its members is exported and binds no name in the file (`var etag = require('etag');
+    # exports.etag = …` leaves `etag` the import's).
+    module_object_names: frozenset[str] = frozenset()
     # The class every class derives from, written or not (Python `object`): as a base, it makes
     # no two classes related (their same-named members are not one family of overrides).
     root_class: str | None = None

@@ -864,6 +864,7 @@ SPEC = LanguageSpec(
     guess_unique_members=False,
     rare_words=COMMONJS_WORDS,
     members_assigned_to_objects=True,
+    module_object_names=frozenset({"exports", "module.exports"}),
 )
 
 TSX_SPEC = LanguageSpec(
@@ -889,4 +890,5 @@ TSX_SPEC = LanguageSpec(
     guess_unique_members=False,
     rare_words=COMMONJS_WORDS,
     members_assigned_to_objects=True,
+    module_object_names=frozenset({"exports", "module.exports"}),
 )

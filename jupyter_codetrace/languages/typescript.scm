@@ -596,7 +596,7 @@
 
 (assignment_expression
   left: (member_expression
-    object: (identifier) @_exports
+    object: (identifier) @_exports @definition.receiver
     property: (property_identifier) @name)
   right: [
     (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
@@ -607,7 +607,7 @@
 
 (assignment_expression
   left: (member_expression
-    object: (identifier) @_exports
+    object: (identifier) @_exports @definition.receiver
     property: (property_identifier) @name)
   right: (_ !body) @definition.value
   (#eq? @_exports "exports")
@@ -617,7 +617,7 @@
   left: (member_expression
     object: (member_expression
       object: (identifier) @_module
-      property: (property_identifier) @_exports)
+      property: (property_identifier) @_exports) @definition.receiver
     property: (property_identifier) @name)
   right: [
     (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
@@ -631,7 +631,7 @@
   left: (member_expression
     object: (member_expression
       object: (identifier) @_module
-      property: (property_identifier) @_exports)
+      property: (property_identifier) @_exports) @definition.receiver
     property: (property_identifier) @name)
   right: (_ !body) @definition.value
   (#eq? @_module "module")
@@ -641,7 +641,7 @@
 (assignment_expression
   left: (member_expression
     object: (identifier) @_module
-    property: (property_identifier) @_exports)
+    property: (property_identifier) @_exports) @definition.receiver
   right: (object [
     (method_definition
       name: (property_identifier) @name

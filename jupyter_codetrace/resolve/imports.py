@@ -127,6 +127,11 @@ class ImportLookup:
                     typed = self.infer(module_path, export.value, depth + 1)
                     if typed is not None and typed.symbol is not None:
                         return Resolution("found", typed.symbol, "import")
+        if spec.module_object_names:
+            defs = facts.definitions
+            for i in view.named(name):   # `exports.f = …`: a member of the module object, before a
+                if defs[i].scope < 0 and defs[i].container < 0:   # local binding of that name
+                    return Resolution("found", Symbol(module_path, i), "import")
         entries = view.bindings.get(0, {}).get(name)
         if entries:
             outside = None

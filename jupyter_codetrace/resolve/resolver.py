@@ -447,6 +447,24 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             for index in reversed(chain):
                 self.resolve_reference(path, index)
 
+    def _module_object_member(self, path: str, view: FileView, ref) -> Resolution | None:
+        """`exports.etag` / `module.exports.etag` read in the module that assigns it: that member
+        (None when the receiver is not the module object, or the module assigns no such member)."""
+        refs = view.facts.references
+        receiver = refs[ref.receiver[1]]
+        written = receiver.name
+        if isinstance(receiver.receiver, tuple) and receiver.receiver[0] == "r":
+            written = f"{refs[receiver.receiver[1]].name}.{written}"   # module.exports
+        elif receiver.receiver is not False:
+            return None
+        if written not in view.spec.module_object_names:
+            return None
+        defs = view.facts.definitions
+        for i in view.named(ref.name):
+            if defs[i].scope < 0 and defs[i].container < 0:
+                return Resolution("found", Symbol(path, i), "member")
+        return None
+
     def _super_constructor(self, path: str, container: int) -> Resolution:
         """`super(id)` in a constructor (``LanguageSpec.super_call_is_constructor``): the parent
         class's constructor, or the parent class itself when it declares none (its implicit one)."""
@@ -479,6 +497,10 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             return self.as_type(found) if ref.usage == "type-ref" else found
         if ref.receiver == ("b",):
             return Resolution("builtin")
+        if spec.module_object_names and isinstance(ref.receiver, tuple) and ref.receiver[0] == "r":
+            found = self._module_object_member(path, view, ref)
+            if found is not None:
+                return found
         owner = self.infer(path, ref.receiver, 1)
         if owner is None and ref.receiver is not None and ref.receiver[0] in ("p", "x"):
             return Resolution("unresolved")  # a key of an object literal whose parameter type is unknown

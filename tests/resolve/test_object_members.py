@@ -96,3 +96,25 @@ def test_a_commonjs_module_is_the_object_it_exports(tmp_path):
     callers = project.dependents_of("lib/app.js", "app.handle")
     assert {n.id for n in callers.nodes} >= {"lib/app.js#app.listen", "main.js#main"}
     project.close()
+
+
+def test_what_is_assigned_to_exports_binds_no_name_in_the_module(tmp_path):
+    (tmp_path / "utils.js").write_text(textwrap.dedent("""\
+        var etag = require('etag');
+        exports.etag = makeTag();
+        function makeTag() {
+          return etag('x');
+        }
+        exports.check = function check() {
+          return exports.etag;
+        };
+    """))
+    (tmp_path / "main.js").write_text("const { etag } = require('./utils');\netag;\n")
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    inside = project.find_definition("etag", "utils.js", 4, 10)
+    assert inside.status == "unresolved" and inside.line is None   # the uninstalled package's, not line 2
+    read = project.find_definition("etag", "utils.js", 7, 20)
+    assert (read.status, read.line) == ("found", 2)
+    imported = project.find_definition("etag", "main.js", 2, 1)
+    assert (imported.status, imported.file, imported.line) == ("found", "utils.js", 2)
+    project.close()
