@@ -45,6 +45,20 @@
     (arrow_function parameters: (formal_parameters) @definition.params body: (_) @definition.body)
     (arrow_function parameter: (identifier) @definition.params body: (_) @definition.body)]
   (#eq? @_prototype "prototype")) @definition.method
+; `View.prototype = { render() {…}, lookup: function (name) {…} }`: the literal's methods
+(assignment_expression
+  left: (member_expression object: (identifier) property: (property_identifier) @_prototype) @definition.receiver
+  right: (object [
+    (method_definition
+      name: (property_identifier) @name
+      parameters: (formal_parameters) @definition.params
+      body: (statement_block) @definition.body) @definition.method
+    (pair
+      key: (property_identifier) @name
+      value: [
+        (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
+        (arrow_function parameters: (formal_parameters) @definition.params body: (_) @definition.body)]) @definition.method])
+  (#eq? @_prototype "prototype"))
 ; `req.get = req.header = function header(name) {…}`: one function, two names
 (assignment_expression
   left: (member_expression
