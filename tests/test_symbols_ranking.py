@@ -29,6 +29,7 @@ CASES = {
     "ts_app": [
         ("xylophone_quartz", []),
         ("User", [("User", None, "src/types.ts", 10), ("User", "../types", "src/audit/tracking.ts", 5),   # its augmentation
+                  ("user", "paths", "src/routes.ts", 6),
                   ("user", "GreetingProps", "src/components/Greeting.tsx", 6),
                   ("UserModel", None, "src/models.ts", 24), ("toUser", "UserModel", "src/models.ts", 56),
                   ("describeUser", None, "src/audit/tracking.ts", 16)]),

@@ -645,6 +645,7 @@ class _Extraction:
             if d.name in scope_fact.globals:
                 d.scope = 0
             elif d.name in scope_fact.nonlocals:
+                self._disown(d, len(defs))
                 continue  # an assignment to an outer binding, not a new one
             d.container = self._container_of(d.scope)
             if raw.get("qualifier") is not None:
@@ -652,6 +653,7 @@ class _Extraction:
             bound_in = d.scope
             if raw.get("receiver") is not None:
                 if not self._attach_to_instance(d, raw["receiver"], defs):
+                    self._disown(d, len(defs))
                     continue
             elif scopes[d.scope].kind == "class":
                 if d.kind == "function":
@@ -680,6 +682,15 @@ class _Extraction:
         self._raw_definitions = kept_raw
         self.facts.definitions = defs
         return defs
+
+    def _disown(self, d: Definition, index: int) -> None:
+        """A definition left out after it took its node's scopes (as definition ``index``): they
+        are no one's again, or the next definition, taking that index, would own them (and be
+        its own container)."""
+        scopes, scope = self.facts.scopes, d.own_scope
+        while scope > 0 and scopes[scope].owner == index:
+            scopes[scope].owner = -1
+            scope = scopes[scope].parent
 
     def _attach_to_instance(self, d: Definition, receiver, defs: list[Definition]) -> bool:
         """`self.x = …` / `this.x = …` inside a method: a member of the method's class (in a

@@ -118,3 +118,22 @@ def test_what_is_assigned_to_exports_binds_no_name_in_the_module(tmp_path):
     imported = project.find_definition("etag", "main.js", 2, 1)
     assert (imported.status, imported.file, imported.line) == ("found", "utils.js", 2)
     project.close()
+
+
+def test_members_of_an_object_not_defined_here_leave_no_scope_behind():
+    """`Router.prototype = {handle(path) {}}` once `function Router` is renamed: handle is left
+    out, and its scope with it (taken by the next definition, the parameter `path` was its own
+    container, and every walk up the containers looped)."""
+    facts = _facts("""
+        function RouterRenamed(prefix) { this.prefix = prefix; }
+        Router.prototype = {
+          handle(path) { return path; },
+        };
+    """)
+    for i, d in enumerate(facts.definitions):
+        seen, at = set(), i
+        while at >= 0:
+            assert at not in seen, f"{d.name}: its containers loop"
+            seen.add(at)
+            at = facts.definitions[at].container
+    assert "handle" not in {d.name for d in facts.definitions}
