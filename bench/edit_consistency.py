@@ -18,6 +18,7 @@ difference. Corpora as ``accuracy.py`` fetches them (cache: ``~/.cache/jupyter_c
     python bench/edit_consistency.py                      # rich and zod, 12 edits each
     python bench/edit_consistency.py --ts-package zod@4.6.7 --py-package '' -n 30 --seed 3
     python bench/edit_consistency.py --between-processes   # each save made between two processes
+    python bench/edit_consistency.py --py-package '' --ts-package '' --js-package express@5.1.0 -n 30
 """
 
 from __future__ import annotations
@@ -58,6 +59,8 @@ def _edits(rng: random.Random, i: int, path: Path, text: str, callee: str) -> tu
     """(the kind of edit, the texts the file is saved with in turn)."""
     python = path.suffix == ".py"
     appended = (f"\n\ndef added_{i}(value):\n    return {callee}(value)\n" if python else
+                f"\nexports.added_{i} = function added_{i}(value) {{\n  return {callee}(value);\n}};\n"
+                if path.suffix == ".js" else
                 f"\nexport function added_{i}(value: any) {{\n  return {callee}(value);\n}}\n")
     kind = rng.choice(["append_call", "append_remove", "append_method", "arg_change"])
     last = text.rstrip().splitlines()[-1:] or [""]
@@ -90,7 +93,7 @@ def check(source: Path, edits: int, seed: int, between: bool = False) -> dict:
 
     try:
         _graph(project)
-        files = sorted(f for f in project._context.index.files() if Path(f).suffix in (".py", ".ts"))
+        files = sorted(f for f in project._context.index.files() if Path(f).suffix in (".py", ".ts", ".js"))
         for i in range(edits):
             rel = rng.choice(files)
             path = root / rel
@@ -124,6 +127,8 @@ def main() -> int:
     parser = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     parser.add_argument("--py-package", default="rich==15.0.0", help="PyPI NAME==VERSION ('' for none)")
     parser.add_argument("--ts-package", default="zod@4.6.7", help="npm NAME@VERSION ('' for none)")
+    parser.add_argument("--js-package", default="", help="npm NAME@VERSION of CommonJS sources "
+                        "(e.g. express@5.1.0; default none)")
     parser.add_argument("-n", type=int, default=12, help="edits per corpus (default 12)")
     parser.add_argument("--seed", type=int, default=1)
     parser.add_argument("--between-processes", action="store_true",
@@ -135,6 +140,8 @@ def main() -> int:
         corpora.append(ensure_python_corpus(args.py_package)[0])
     if args.ts_package:
         corpora.append(ensure_ts_corpus(args.ts_package)[0])
+    if args.js_package:
+        corpora.append(ensure_ts_corpus(args.js_package, language="javascript")[0])
     results = [check(root, args.n, args.seed, args.between_processes) for root in corpora]
     for found in results:
         print(f"{found['corpus']:<16} {found['checked']:>3} saves checked, {found['differ']} differ from a fresh start; "
