@@ -518,6 +518,8 @@ class _Extraction:
             if raw.get("qualifier") is not None:
                 d.qualifier = self._token(raw["qualifier"])
         self.facts.imports = [imp for caps in imports if (imp := self._import(caps))]
+        if self.spec.doc_imports is not None and comments:
+            self.facts.imports += self._doc_imports(comments)
         self.facts.exports = [exp for caps in exports if (exp := self._export(caps, defs))]
         if all_names is not None:
             self.facts.all_names = tuple(all_names)
@@ -762,22 +764,61 @@ class _Extraction:
         by_end_row: dict[int, object] = {}
         for c in comments:
             by_end_row[c.end_point[0]] = c
-        for d in defs:
+        doc_types = self.spec.doc_types
+        parameters: dict[int, list[int]] = {}
+        if doc_types is not None:
+            for i, d in enumerate(defs):
+                if d.kind == "parameter":
+                    parameters.setdefault(d.container, []).append(i)
+        for index, d in enumerate(defs):
             if d.doc is not None or d.kind == "parameter":
                 continue
             row = d.start_line - 2
             block: list[str] = []
+            nodes = []
+            blank = row
+            while blank >= 0 and blank not in by_end_row and blank > row - 2 and self._blank_row(blank):
+                blank -= 1   # a block doc comment may stand a blank line or two above (JSDoc, Javadoc)
+            if blank != row and blank in by_end_row and self.text(by_end_row[blank]).startswith("/**"):
+                row = blank
             while row in by_end_row:
                 comment = by_end_row[row]
                 text = self.text(comment)
                 if not text.startswith(self.spec.doc_comment_prefixes):
                     break
                 block.insert(0, text)
+                nodes.append((comment, text))
                 if text.startswith("/*"):
                     break
                 row = comment.start_point[0] - 1
             if block:
                 d.doc = _clean_comment("\n".join(block))
+                if doc_types is not None:
+                    for comment, text in nodes:
+                        self._take_doc_types(d, parameters.get(index, ()), defs, comment, text, doc_types(text))
+
+    def _blank_row(self, row: int) -> bool:
+        start = self.lines.line_start(row)
+        end = self.source.find(b"\n", start)
+        return not self.source[start:end if end >= 0 else len(self.source)].strip()
+
+    def _take_doc_types(self, d: Definition, params, defs: list[Definition], comment, text: str, found) -> None:
+        """JSDoc types (``LanguageSpec.doc_types``) as declared types: a parameter's, the return
+        type of ``d``, the type of a variable — where the code declares none."""
+        ascii_text = len(text) == comment.end_byte - comment.start_byte
+        for tag, name, start, end in found:
+            if not ascii_text:
+                start, end = len(text[:start].encode()), len(text[:end].encode())
+            span, written = (comment.start_byte + start, comment.start_byte + end), _collapse(text[start:end] if ascii_text else
+                                                                                              self.source[comment.start_byte + start:comment.start_byte + end].decode("utf-8", "replace"))
+            if tag == "param":
+                for i in params:
+                    if defs[i].name == name and defs[i].type is None:
+                        defs[i].type, defs[i].type_span = written, span
+            elif tag == "returns" and d.kind in _CALLABLE_KINDS and d.returns is None:
+                d.returns, d.returns_span = written, span
+            elif tag == "type" and d.kind not in _CALLABLE_KINDS and d.type is None:
+                d.type, d.type_span = written, span
 
     def _signature(self, raw: dict, d: Definition) -> str:
         params = raw.get("params")
@@ -1034,6 +1075,30 @@ class _Extraction:
         where = name_node or local_node
         imp.name_line, imp.name_column = self.point(where) if where is not None else (line, column)
         return imp
+
+    def _doc_imports(self, comments: list) -> list[Import]:
+        """Imports a file's doc comments make for its type annotations (``LanguageSpec.doc_imports``),
+        bound in the scope the comment is in."""
+        found = []
+        for comment in comments:
+            text = self.text(comment)
+            if "@typedef" not in text:
+                continue
+            raw = self.source[comment.start_byte:comment.end_byte]
+            for module, name, local, at in self.spec.doc_imports(text):
+                if len(text) != len(raw):
+                    at = len(text[:at].encode())
+                start = comment.start_byte + at
+                row = comment.start_point[0] + raw.count(b"\n", 0, at)
+                line_start = raw.rfind(b"\n", 0, at)
+                byte_column = at - line_start - 1 if line_start >= 0 else comment.start_point[1] + at
+                line, column = self.point(_NameInText(start, start + len(local.encode()), row, byte_column))
+                imp = Import(module=module, kind="named", name=name, local=local, line=line, column=column,
+                             start_byte=start, statement=_one_line(text)[:300])
+                imp.scope = self._innermost_scope(start)
+                imp.name_line, imp.name_column = line, column
+                found.append(imp)
+        return found
 
     def _export(self, caps: dict, defs: list[Definition]) -> Export | None:
         anchor = _export_anchor(caps)

@@ -2,6 +2,8 @@
 
 from __future__ import annotations
 
+import re
+
 from .spec import LanguageSpec
 from .typescript import BUILTINS, COMMONJS_WORDS, resolve_module
 
@@ -10,6 +12,32 @@ __all__ = ["SPEC"]
 
 def _is_public(name: str) -> bool:
     return not name.startswith("#")
+
+
+# JSDoc tags that give a type: `@param {Help} helper`, `@param {Option} [option]`,
+# `@returns {Command}`, `@type {Map<string, Option>}` (nested braces are not followed).
+_DOC_PARAM = re.compile(r"@(?:param|arg|argument)\s*\{([^{}]+)\}\s*\[?\s*([A-Za-z_$][\w$]*)")
+_DOC_RETURNS = re.compile(r"@returns?\s*\{([^{}]+)\}")
+_DOC_TYPE = re.compile(r"@type\s*\{([^{}]+)\}")
+
+
+_DOC_IMPORT = re.compile(r"@typedef\s*\{\s*import\(\s*[\"']([^\"']+)[\"']\s*\)\.([A-Za-z_$][\w$]*)\s*\}\s*([A-Za-z_$][\w$]*)")
+
+
+def doc_imports(comment: str) -> list[tuple[str, str, str, int]]:
+    """The types a JSDoc comment imports for the file: `@typedef {import("./command.js").Command}
+    Command` as (module, imported name, local name, where the local name starts in ``comment``)."""
+    return [(m.group(1), m.group(2), m.group(3), m.start(3)) for m in _DOC_IMPORT.finditer(comment)]
+
+
+def doc_types(comment: str) -> list[tuple[str, str | None, int, int]]:
+    """The types a JSDoc comment gives, as TypeScript reads them in a JavaScript file: (tag,
+    parameter name or None, start, end of the type's text in ``comment``); tag is ``param``,
+    ``returns`` or ``type``."""
+    found = [("param", m.group(2), m.start(1), m.end(1)) for m in _DOC_PARAM.finditer(comment)]
+    found += [("returns", None, m.start(1), m.end(1)) for m in _DOC_RETURNS.finditer(comment)]
+    found += [("type", None, m.start(1), m.end(1)) for m in _DOC_TYPE.finditer(comment)]
+    return found
 
 
 SPEC = LanguageSpec(
@@ -32,5 +60,7 @@ SPEC = LanguageSpec(
     namespace_import_is_definition=True,
     rare_words=COMMONJS_WORDS,
     members_assigned_to_objects=True,
+    doc_types=doc_types,
+    doc_imports=doc_imports,
     module_object_names=frozenset({"exports", "module.exports"}),
 )

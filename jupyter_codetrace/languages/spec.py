@@ -151,6 +151,15 @@ class LanguageSpec:
     # to its members is exported and binds no name in the file (`var etag = require('etag');
     # exports.etag = …` leaves `etag` the import's).
     module_object_names: frozenset[str] = frozenset()
+    # JavaScript: the types its doc comments give (JSDoc `@param {T} name`, `@returns {T}`,
+    # `@type {T}`), as TypeScript reads them there: given a doc comment's text, (tag, parameter
+    # name or None, start, end of the type in the text). The type's name is then resolved where
+    # the definition is (resolve/types.py).
+    doc_types: Callable[[str], list] | None = field(default=None, compare=False, hash=False)
+    # JavaScript: the names its doc comments import for type annotations (JSDoc `@typedef
+    # {import("./command.js").Command} Command`): given a comment's text, (module, imported name,
+    # local name, where the local name starts in the text); each is one more import of the file.
+    doc_imports: Callable[[str], list] | None = field(default=None, compare=False, hash=False)
     # The class every class derives from, written or not (Python `object`): as a base, it makes
     # no two classes related (their same-named members are not one family of overrides).
     root_class: str | None = None

@@ -380,7 +380,9 @@ class TypeInference:
             return InferredType("instance", first_class)
         if text:
             bare = text.strip().strip("\"'")
-            if bare.isidentifier() and bare != text.strip():
+            # a forward reference (`"Node"`), or a type written in a doc comment (JSDoc `{Help}`,
+            # where no reference lies: LanguageSpec.doc_types)
+            if bare.isidentifier() and (bare != text.strip() or start == end and view.spec.doc_types is not None):
                 d = self.definition(symbol)
                 found = self.resolve_name(symbol.path, d.scope if d.scope >= 0 else 0, bare, d.start_byte, depth)
                 if found.status == "found" and found.target is not None and not found.target.is_module:

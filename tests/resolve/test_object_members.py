@@ -137,3 +137,35 @@ def test_members_of_an_object_not_defined_here_leave_no_scope_behind():
             seen.add(at)
             at = facts.definitions[at].container
     assert "handle" not in {d.name for d in facts.definitions}
+
+
+def test_jsdoc_gives_javascript_parameters_and_returns_their_types():
+    facts = _facts("""
+        /**
+         * @typedef {import("./help.js").Help} Help
+         */
+
+        /**
+         * Lays out the help.
+         *
+         * @param {Help} helper
+         * @param {Map<string, number>} [widths]
+         * @returns {Help}
+         */
+
+        function layout(helper, widths) { return helper; }
+
+        /** @type {Help} */
+        let current = null;
+    """)
+    by_name = {d.name: d for d in facts.definitions}
+    assert (by_name["helper"].type, by_name["widths"].type, by_name["layout"].returns, by_name["current"].type) \
+        == ("Help", "Map<string, number>", "Help", "Help")
+    imported = [(i.module, i.name, i.local, i.line) for i in facts.imports]
+    assert imported == [("./help.js", "Help", "Help", 3)]
+    # TypeScript files declare types in code: their JSDoc is documentation only
+    ts = _facts("""
+        /** @param {Help} helper */
+        function layout(helper: string) { return helper; }
+    """, "typescript", "a.ts")
+    assert next(d for d in ts.definitions if d.name == "helper").type == "string"
