@@ -894,6 +894,12 @@
 
 ; export default X;  export default function f() {}  export = X (TypeScript's CommonJS form)
 (export_statement "default" value: (_) @export.default)
+; `export default { isArray, each: forEach }`: a constant `default` (what the importer's name is
+; defined as), whose members are the module's, as an importer reads them (`import utils from
+; './utils.js'; utils.isArray(x)`: resolve/types.py)
+(export_statement "default" @name value: (object) @definition.value) @definition.constant
+(export_statement "default" value: (object (shorthand_property_identifier) @export.name))
+(export_statement "default" value: (object (pair key: (property_identifier) @export.alias value: (identifier) @export.name)))
 (export_statement "default" declaration: (_) @export.default)
 (export_statement "=" (_) @export.default)
 
