@@ -30,6 +30,32 @@ def doc_imports(comment: str) -> list[tuple[str, str, str, int]]:
     return [(m.group(1), m.group(2), m.group(3), m.start(3)) for m in _DOC_IMPORT.finditer(comment)]
 
 
+_NOT_A_TYPE = frozenset({"null", "undefined", "void"})
+_CONTAINERS = re.compile(r"^(?:Array|ReadonlyArray|Set|Promise|Iterable)<(.*)>$")
+
+
+def doc_type_name(written: str) -> str | None:
+    """The one class a JSDoc type names, as the engine types a value (a container by its items,
+    as annotations elsewhere): `Option`, `Option[]`, `Array<Option>`, `(Option | null)`,
+    `?Option`, `Option=`; None for anything else (`Map<K, V>`, `string | number`)."""
+    text = written.strip()
+    while text.startswith("(") and text.endswith(")"):
+        text = text[1:-1].strip()
+    parts = [p.strip().lstrip("?!").rstrip("=").strip() for p in text.split("|")]
+    parts = [p for p in parts if p and p not in _NOT_A_TYPE]
+    if len(parts) != 1:
+        return None
+    name = parts[0]
+    while True:
+        inner = _CONTAINERS.match(name)
+        if inner is None:
+            break
+        name = inner.group(1).strip()
+    while name.endswith("[]"):
+        name = name[:-2].strip()
+    return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else None
+
+
 def doc_types(comment: str) -> list[tuple[str, str | None, int, int]]:
     """The types a JSDoc comment gives, as TypeScript reads them in a JavaScript file: (tag,
     parameter name or None, start, end of the type's text in ``comment``); tag is ``param``,
@@ -61,6 +87,7 @@ SPEC = LanguageSpec(
     rare_words=COMMONJS_WORDS,
     members_assigned_to_objects=True,
     doc_types=doc_types,
+    doc_type_name=doc_type_name,
     doc_imports=doc_imports,
     module_object_names=frozenset({"exports", "module.exports"}),
 )

@@ -160,6 +160,8 @@ class LanguageSpec:
     # {import("./command.js").Command} Command`): given a comment's text, (module, imported name,
     # local name, where the local name starts in the text); each is one more import of the file.
     doc_imports: Callable[[str], list] | None = field(default=None, compare=False, hash=False)
+    # … and the one class such a type names (`Option[]` → `Option`), or None.
+    doc_type_name: Callable[[str], str | None] | None = field(default=None, compare=False, hash=False)
     # The class every class derives from, written or not (Python `object`): as a base, it makes
     # no two classes related (their same-named members are not one family of overrides).
     root_class: str | None = None

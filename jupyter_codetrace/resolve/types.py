@@ -382,9 +382,13 @@ class TypeInference:
             return InferredType("instance", first_class)
         if text:
             bare = text.strip().strip("\"'")
-            # a forward reference (`"Node"`), or a type written in a doc comment (JSDoc `{Help}`,
-            # where no reference lies: LanguageSpec.doc_types)
-            if bare.isidentifier() and (bare != text.strip() or start == end and view.spec.doc_types is not None):
+            if start == end and view.spec.doc_type_name is not None:
+                # a type written in a doc comment, where no reference lies (JSDoc `{Help}`,
+                # `{Option[]}`: LanguageSpec.doc_types)
+                bare = view.spec.doc_type_name(text) or ""
+                text = ""
+            # (or a forward reference: `"Node"`)
+            if bare.isidentifier() and bare != text.strip():
                 d = self.definition(symbol)
                 found = self.resolve_name(symbol.path, d.scope if d.scope >= 0 else 0, bare, d.start_byte, depth)
                 if found.status == "found" and found.target is not None and not found.target.is_module:

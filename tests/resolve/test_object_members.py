@@ -169,3 +169,16 @@ def test_jsdoc_gives_javascript_parameters_and_returns_their_types():
         function layout(helper: string) { return helper; }
     """, "typescript", "a.ts")
     assert next(d for d in ts.definitions if d.name == "helper").type == "string"
+
+
+def test_a_jsdoc_type_names_its_one_class():
+    from jupyter_codetrace.languages.javascript import doc_type_name
+
+    named = {text: doc_type_name(text) for text in (
+        "Option", "Option[]", "Array<Option>", "(Option | null | undefined)", "?Option", "Option=",
+        "Promise<Command>", "Map<string, Option>", "string | number", "{a: number}", "")}
+    assert named == {
+        "Option": "Option", "Option[]": "Option", "Array<Option>": "Option", "(Option | null | undefined)": "Option",
+        "?Option": "Option", "Option=": "Option", "Promise<Command>": "Command", "Map<string, Option>": None,
+        "string | number": None, "{a: number}": None, "": None,
+    }
