@@ -776,11 +776,11 @@ class _Extraction:
             row = d.start_line - 2
             block: list[str] = []
             nodes = []
-            blank = row
-            while blank >= 0 and blank not in by_end_row and blank > row - 2 and self._blank_row(blank):
-                blank -= 1   # a block doc comment may stand a blank line or two above (JSDoc, Javadoc)
-            if blank != row and blank in by_end_row and self.text(by_end_row[blank]).startswith("/**"):
-                row = blank
+            if row not in by_end_row:   # a block doc comment may stand a blank line or two above (JSDoc)
+                above = row - 1 if row - 1 in by_end_row else row - 2 if row - 2 in by_end_row else None
+                if above is not None and all(self._blank_row(r) for r in range(above + 1, row + 1)) \
+                        and self.text(by_end_row[above]).startswith("/**"):
+                    row = above
             while row in by_end_row:
                 comment = by_end_row[row]
                 text = self.text(comment)
