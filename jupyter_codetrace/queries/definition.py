@@ -271,7 +271,7 @@ def _export_at(ctx: QueryContext, path: str, name: str, line: int, column: int |
         spots = []
         if export.name == name:
             spots.append(export.column)
-        if export.exported_as == name and export.exported_as != export.name and 0 < line <= len(lines):
+        if export.exported_as == name and 0 < line <= len(lines):   # (`exports.f = f`: its property too)
             text = lines[line - 1]
             spots += [m.start() + 1 for m in re.finditer(rf"(?<![\w$]){re.escape(name)}(?![\w$])", text)
                       if m.start() + 1 != export.column]
