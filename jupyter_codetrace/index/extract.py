@@ -587,6 +587,7 @@ class _Extraction:
         # functions given prototype members (constructors: their `this.x = …` are fields)
         self._defined_so_far: dict[str, list[int]] | None = {} if spec.members_assigned_to_objects else None
         self._constructor_functions: set[str] = set()
+        self._given: set[tuple[int, str]] = set()   # (object, member name) given so far (the first defines it)
         if spec.members_assigned_to_objects:
             for raw in raws.values():
                 receiver = raw.get("receiver")
@@ -740,6 +741,11 @@ class _Extraction:
                 if owner.kind in ("constant", "variable") \
                         and (owner.name_byte, owner.name_byte + len(owner.name.encode())) not in self._object_holders:
                     return False   # `response.text = …` on a typed value: a write to its member
+                if (index, d.name) in self._given:
+                    return False   # given before (`opts.host = …` after `{host: undefined}`): a write
+                if d.kind == "property" and receiver.start_byte != owner.name_byte and owner.scope != d.scope:
+                    return False   # a value given elsewhere than where the owner is bound: a write
+                self._given.add((index, d.name))
                 d.container, d.scope = index, -1
                 return True
         return False

@@ -45,6 +45,12 @@
     (arrow_function parameters: (formal_parameters) @definition.params body: (_) @definition.body)
     (arrow_function parameter: (identifier) @definition.params body: (_) @definition.body)]
   (#eq? @_prototype "prototype")) @definition.method
+; `Object.defineProperty(WebSocket, 'CLOSED', {…})`: a property of what it is defined on
+((call_expression
+   function: (member_expression object: (identifier) @_object property: (property_identifier) @_define)
+   arguments: (arguments . (identifier) @definition.receiver . (string (string_fragment) @name) . (object))) @definition.property
+ (#eq? @_object "Object")
+ (#eq? @_define "defineProperty"))
 ; `View.prototype = { render() {…}, lookup: function (name) {…} }`: the literal's methods
 (assignment_expression
   left: (member_expression object: (identifier) property: (property_identifier) @_prototype) @definition.receiver
@@ -70,6 +76,16 @@
       (function_expression parameters: (formal_parameters) @definition.params body: (_) @definition.body)
       (arrow_function parameters: (formal_parameters) @definition.params body: (_) @definition.body)])
   (#not-match? @definition.receiver "^(exports|module)$")) @definition.method
+
+; `createDebug.enabled = enabled`, `createDebug.names = []`: a property of the function or object
+; (not an assignment or operation, `!left`: `res.set = res.header = function …` is a method, above)
+(assignment_expression
+  left: (member_expression
+    object: (identifier) @definition.receiver
+    property: (property_identifier) @name)
+  right: (_ !body !parameters !parameter !left) @definition.value
+  (#not-match? @definition.receiver "^(exports|module)$")
+  (#not-eq? @name "prototype")) @definition.property
 
 ; ---- callbacks ----------------------------------------------------------------------------
 ; A callback's first parameter is an item of the array it is called over

@@ -182,3 +182,24 @@ def test_a_jsdoc_type_names_its_one_class():
         "?Option": "Option", "Option=": "Option", "Promise<Command>": "Command", "Map<string, Option>": None,
         "string | number": None, "{a: number}": None, "": None,
     }
+
+
+def test_values_given_to_objects_are_their_properties_where_the_object_is_bound():
+    facts = _facts("""
+        function createDebug(namespace) { return namespace; }
+        createDebug.names = [];
+        createDebug.enabled = isEnabled;
+        const opts = { host: undefined };
+        opts.host = 'localhost';
+        Object.defineProperty(createDebug, 'VERSION', { value: '4' });
+        function reset() {
+          createDebug.names = [];
+          createDebug.later = 1;
+        }
+    """)
+    members = [(d.name, d.kind, facts.definitions[d.container].name, d.line)
+               for d in facts.definitions if d.scope < 0 and d.container >= 0]
+    assert members == [("names", "property", "createDebug", 3), ("enabled", "property", "createDebug", 4),
+                       ("host", "property", "opts", 5), ("VERSION", "property", "createDebug", 7)]
+    # opts.host (line 6) and what reset() assigns are writes: the first place that gives a member
+    # defines it, and a value given away from where its object is bound is no definition
