@@ -588,12 +588,23 @@ class _Extraction:
         self._defined_so_far: dict[str, list[int]] | None = {} if spec.members_assigned_to_objects else None
         self._constructor_functions: set[str] = set()
         self._given: set[tuple[int, str]] = set()   # (object, member name) given so far (the first defines it)
+        # functions declared later than a member is given to them (hoisted: `f.x = 1; function f() {}`):
+        # name -> [(where, the scope binding it)]; the members wait for them (``_hoisted_members``)
+        self._hoisted: dict[str, list[tuple[int, int]]] = {}
+        self._waiting: list[tuple[int, str, set]] = []
         if spec.members_assigned_to_objects:
+            scopes = self.facts.scopes
             for raw in raws.values():
                 receiver = raw.get("receiver")
                 text = self.text(receiver) if receiver is not None else ""
                 if text.endswith(".prototype"):
                     self._constructor_functions.add(text[:-len(".prototype")])
+                if raw["kind"] == "function" and receiver is None and raw.get("qualifier") is None:
+                    node = raw["node"]
+                    scope = self._innermost_scope(node.start_byte)
+                    while scope > 0 and (scopes[scope].start_byte, scopes[scope].end_byte) == (node.start_byte, node.end_byte):
+                        scope = scopes[scope].parent
+                    self._hoisted.setdefault(self.text(raw["name"]), []).append((node.start_byte, scope))
         for raw in ordered:   # point(), end_point() and text() written out: this runs once per definition
             node, name = raw["node"], raw["name"]
             row, column = name.start_point
@@ -682,6 +693,8 @@ class _Extraction:
                 kept_raw.append({**raw, "value": None})
         if spec.doc_comment_prefixes and comments:
             self._attach_doc_comments(defs, comments)
+        if self._waiting:
+            self._hoisted_members(defs)
         self._raw_definitions = kept_raw
         self.facts.definitions = defs
         return defs
@@ -748,7 +761,21 @@ class _Extraction:
                 self._given.add((index, d.name))
                 d.container, d.scope = index, -1
                 return True
+        for start, scope in self._hoisted.get(name, ()):
+            if start > d.name_byte and scope in seen and (d.kind != "property" or scope == d.scope):
+                self._waiting.append((len(defs), name, seen))   # its owner is declared below
+                d.container, d.scope = -1, -1
+                return True
         return False
+
+    def _hoisted_members(self, defs: list[Definition]) -> None:
+        """Members given to a function declared below them (``_attach_to_object``): now that it is a
+        definition, theirs. (Always found: the declaration was seen among the raw definitions.)"""
+        for index, name, seen in self._waiting:
+            owner = next((i for i in self._defined_so_far.get(name, ())
+                          if defs[i].kind == "function" and defs[i].scope in seen and i > index), None)
+            if owner is not None:
+                defs[index].container = owner
 
     def _link_own_scopes(self, defs: list[Definition], only: int | None = None, bound_in: int | None = None) -> None:
         """A definition whose value opens a scope (``const f = () => {}``) owns that scope

@@ -203,3 +203,20 @@ def test_values_given_to_objects_are_their_properties_where_the_object_is_bound(
                        ("host", "property", "opts", 5), ("VERSION", "property", "createDebug", 7)]
     # opts.host (line 6) and what reset() assigns are writes: the first place that gives a member
     # defines it, and a value given away from where its object is bound is no definition
+
+
+def test_members_given_to_a_function_declared_below_are_its_own():
+    facts = _facts("""
+        function setup() {
+          createDebug.names = [];
+          createDebug.enable = enable;
+          return createDebug;
+          function createDebug(namespace) { return namespace; }
+          function enable() { createDebug.names = []; }
+        }
+        other.names = [];
+    """)
+    members = [(d.name, facts.definitions[d.container].name, d.line)
+               for d in facts.definitions if d.scope < 0 and d.container >= 0]
+    assert members == [("names", "createDebug", 3), ("enable", "createDebug", 4)]
+    assert not [d for d in facts.definitions if d.scope < 0 and d.container < 0]   # none left over
