@@ -165,6 +165,7 @@ class _Extraction:
         self._bound_names: set[str] | None = None
         self._import_caps = imports
         narrowing: list[dict] = []
+        inherits: list[tuple] = []   # (constructor function, base) given after it (TS/JS)
         shorthands: list[tuple] = []   # (`{a}`'s a, the literal)
         self._argument_lists: dict | None = None
         self._arguments: dict = {}
@@ -253,6 +254,8 @@ class _Extraction:
                 comments.extend(caps["comment"])
             elif category == "item":
                 item_writes.append(caps)
+            elif category == "inherit":
+                inherits.append((caps["inherit.child"][0], caps["inherit.base"][0]))
             elif category == "narrow":
                 narrowing.append(caps)
             elif category == "shorthand":
@@ -296,6 +299,8 @@ class _Extraction:
         self._spread_declared(list(self._declared.items()))
         self._build_scopes(scopes, declared)
         defs = self._build_definitions(definitions, owned, exported_owners, comments)
+        if inherits:
+            self._take_bases(defs, inherits)
         # What a function with a declared return type returns has that type (`return {…}`).
         typed_returns = []
         for node in returned:
@@ -768,6 +773,16 @@ class _Extraction:
                 return True
         return False
 
+    def _take_bases(self, defs: list[Definition], inherits: list[tuple]) -> None:
+        """`Child.prototype = Object.create(Parent.prototype)`: Parent extends the function Child
+        of this file seen from there (its raw definition's `extends`, read with the others)."""
+        for child, base in inherits:
+            name = self.text(child)
+            for index in reversed(self._defined_so_far.get(name, ()) if self._defined_so_far else ()):
+                if defs[index].kind in ("function", "class") and defs[index].start_byte < child.start_byte:
+                    self._raw_definitions[index].setdefault("extends", []).append(base)
+                    break
+
     def _hoisted_members(self, defs: list[Definition]) -> None:
         """Members given to a function declared below them (``_attach_to_object``): now that it is a
         definition, theirs. (Always found: the declaration was seen among the raw definitions.)"""
@@ -1183,6 +1198,8 @@ def _plan(spec: LanguageSpec, whole: bool) -> tuple[tuple[str, str | None], ...]
             plan.append(("owned", None))
         elif "item.write" in names:
             plan.append(("item", None))
+        elif "inherit.child" in names:
+            plan.append(("inherit", None))
         elif "narrow.name" in names:
             plan.append(("narrow", None))
         elif "shorthand.key" in names:

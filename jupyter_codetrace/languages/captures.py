@@ -114,6 +114,8 @@ CAPTURES: dict[str, str] = {
     "type.forward": "the text of a string written as a type (a forward reference, `x: \"Console\"`): "
                     "the names in it are type references",
     "ignore": "an identifier that names nothing (a keyword argument's name)",
+    "inherit.child": "a constructor function given a base after its definition (`Child` of `Child.prototype = Object.create(Parent.prototype)`, `util.inherits(Child, Parent)`; TS/JS)",
+    "inherit.base": "that base (`Parent`): as if the function's @definition.extends",
     "object.holder": "the name of a variable whose value is an object made to be given members by assignment (`var app = {}`, `Object.create(…)`): `app.use = function …` defines a member of it (TS/JS)",
     # --- Calls -----------------------------------------------------------------------------
     "call": "a call expression",

@@ -87,6 +87,22 @@
   (#not-match? @definition.receiver "^(exports|module)$")
   (#not-eq? @name "prototype")) @definition.property
 
+; ---- inheritance written before classes: `Child.prototype = Object.create(Parent.prototype)`,
+; `util.inherits(Child, Parent)`: Parent is a base of the constructor function Child
+((assignment_expression
+   left: (member_expression object: (identifier) @inherit.child property: (property_identifier) @_prototype)
+   right: (call_expression
+     function: (member_expression object: (identifier) @_object property: (property_identifier) @_create)
+     arguments: (arguments . (member_expression object: (identifier) @inherit.base property: (property_identifier) @_base_prototype) .)))
+ (#eq? @_prototype "prototype")
+ (#eq? @_object "Object")
+ (#eq? @_create "create")
+ (#eq? @_base_prototype "prototype"))
+((call_expression
+   function: [(member_expression property: (property_identifier) @_inherits) (identifier) @_inherits]
+   arguments: (arguments . (identifier) @inherit.child . (identifier) @inherit.base .))
+ (#eq? @_inherits "inherits"))
+
 ; ---- callbacks ----------------------------------------------------------------------------
 ; A callback's first parameter is an item of the array it is called over
 ; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …): merged into the parameter.

@@ -123,7 +123,8 @@ class TypeInference:
         if d is None:
             return None
         if kind in ("c", "n"):
-            if d.kind in CLASS_KINDS or kind == "n" and d.kind == "function" and self.has_object_members(target):
+            if d.kind in CLASS_KINDS or kind == "n" and d.kind == "function" \
+                    and (d.extends or self.has_object_members(target)):
                 return InferredType("instance", target)   # (`new View()` of `function View() {}`)
             if d.kind == "constructor":
                 cls = self.enclosing_class(target.path, d.container)

@@ -220,3 +220,17 @@ def test_members_given_to_a_function_declared_below_are_its_own():
                for d in facts.definitions if d.scope < 0 and d.container >= 0]
     assert members == [("names", "createDebug", 3), ("enable", "createDebug", 4)]
     assert not [d for d in facts.definitions if d.scope < 0 and d.container < 0]   # none left over
+
+
+def test_a_base_given_after_the_constructor_is_its_base():
+    facts = _facts("""
+        function Shape() {}
+        function Circle() {}
+        Circle.prototype = Object.create(Shape.prototype);
+        function Square() {}
+        util.inherits(Square, Shape);
+        function Loose() {}
+        Loose.prototype = Object.create(null);
+    """)
+    bases = {d.name: [facts.references[t[1]].name for t in d.extends] for d in facts.definitions}
+    assert bases == {"Shape": [], "Circle": ["Shape"], "Square": ["Shape"], "Loose": []}
