@@ -855,10 +855,10 @@ class _Extraction:
         type of ``d``, the type of a variable — where the code declares none."""
         ascii_text = len(text) == comment.end_byte - comment.start_byte
         for tag, name, start, end in found:
-            if not ascii_text:
+            written = _collapse(text[start:end])
+            if not ascii_text:   # (the span in bytes)
                 start, end = len(text[:start].encode()), len(text[:end].encode())
-            span, written = (comment.start_byte + start, comment.start_byte + end), _collapse(text[start:end] if ascii_text else
-                                                                                              self.source[comment.start_byte + start:comment.start_byte + end].decode("utf-8", "replace"))
+            span = (comment.start_byte + start, comment.start_byte + end)
             if tag == "param":
                 for i in params:
                     if defs[i].name == name and defs[i].type is None:

@@ -103,6 +103,29 @@
    arguments: (arguments . (identifier) @inherit.child . (identifier) @inherit.base .))
  (#eq? @_inherits "inherits"))
 
+; ---- exports both grammars write alike -------------------------------------------------
+; `var app = exports = module.exports = {}`: the module's value is the variable app
+((variable_declarator
+   name: (identifier) @export.default
+   value: (assignment_expression
+     right: (assignment_expression
+       left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports))))
+ (#eq? @_module "module")
+ (#eq? @_exports "exports"))
+((variable_declarator
+   name: (identifier) @export.default
+   value: (assignment_expression
+     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)))
+ (#eq? @_module "module")
+ (#eq? @_exports "exports"))
+
+; `export default { isArray, each: forEach }`: a constant `default` (what the importer's name is
+; defined as), whose members are the module's, as an importer reads them (`import utils from
+; './utils.js'; utils.isArray(x)`: resolve/types.py)
+(export_statement "default" @name value: (object) @definition.value) @definition.constant
+(export_statement "default" value: (object (shorthand_property_identifier) @export.name))
+(export_statement "default" value: (object (pair key: (property_identifier) @export.alias value: (identifier) @export.name)))
+
 ; ---- callbacks ----------------------------------------------------------------------------
 ; A callback's first parameter is an item of the array it is called over
 ; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …): merged into the parameter.

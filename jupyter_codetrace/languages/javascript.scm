@@ -572,12 +572,6 @@
 
 ; export default X;  export default function f() {}
 (export_statement "default" value: (_) @export.default)
-; `export default { isArray, each: forEach }`: a constant `default` (what the importer's name is
-; defined as), whose members are the module's, as an importer reads them (`import utils from
-; './utils.js'; utils.isArray(x)`: resolve/types.py)
-(export_statement "default" @name value: (object) @definition.value) @definition.constant
-(export_statement "default" value: (object (shorthand_property_identifier) @export.name))
-(export_statement "default" value: (object (pair key: (property_identifier) @export.alias value: (identifier) @export.name)))
 (export_statement "default" declaration: (_) @export.default)
 
 ; CommonJS: module.exports = { a, b: c };  module.exports = X
@@ -610,21 +604,6 @@
 ((assignment_expression
    left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)
    right: [(identifier) (member_expression) (call_expression) (new_expression) (class) (function_expression) (arrow_function)] @export.default)
- (#eq? @_module "module")
- (#eq? @_exports "exports"))
-
-;  var app = exports = module.exports = {}: the module's value is the variable app
-((variable_declarator
-   name: (identifier) @export.default
-   value: (assignment_expression
-     right: (assignment_expression
-       left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports))))
- (#eq? @_module "module")
- (#eq? @_exports "exports"))
-((variable_declarator
-   name: (identifier) @export.default
-   value: (assignment_expression
-     left: (member_expression object: (identifier) @_module property: (property_identifier) @_exports)))
  (#eq? @_module "module")
  (#eq? @_exports "exports"))
 
