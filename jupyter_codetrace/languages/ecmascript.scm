@@ -128,11 +128,12 @@
 
 ; ---- callbacks ----------------------------------------------------------------------------
 ; A callback's first parameter is an item of the array it is called over
-; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …): merged into the parameter.
+; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …; what a `Promise<User>` gives
+; `.then`): merged into the parameter.
 (call_expression
   function: (member_expression object: (_) @definition.item property: (property_identifier) @_method)
   arguments: (arguments . (arrow_function parameter: (identifier) @name @definition.parameter))
-  (#any-of? @_method "map" "forEach" "filter" "find" "findLast" "findIndex" "some" "every" "flatMap"))
+  (#any-of? @_method "map" "forEach" "filter" "find" "findLast" "findIndex" "some" "every" "flatMap" "then"))
 
 ; ---- object literals that take a declared type --------------------------------------------
 ; The keys of an object literal passed as an argument name members of the parameter's type

@@ -5,7 +5,7 @@ from __future__ import annotations
 import re
 
 from .spec import LanguageSpec
-from .typescript import BUILTINS, COMMONJS_WORDS, resolve_module
+from .typescript import BUILTINS, COMMONJS_WORDS, ITEM_METHODS, resolve_module
 
 __all__ = ["SPEC"]
 
@@ -73,6 +73,8 @@ SPEC = LanguageSpec(
     comment="//",
     builtins=BUILTINS,
     this_keywords=frozenset({"this"}),
+    self_types=frozenset({"this"}),
+    item_methods=ITEM_METHODS,
     super_names=frozenset({"super"}),
     super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),
@@ -80,6 +82,7 @@ SPEC = LanguageSpec(
     class_scope_encloses=False,
     class_body_binds_names=False,
     top_level_is_exported=False,
+    imports_are_exported=False,
     is_public=_is_public,
     doc_comment_prefixes=("/**",),
     resolve_module=resolve_module,

@@ -85,6 +85,7 @@ SPEC = LanguageSpec(
     builtins=frozenset(dir(builtins)) | {"__name__", "__file__", "__doc__", "__builtins__", "__spec__"},
     self_names=frozenset({"self", "cls"}),
     super_names=frozenset({"super"}),
+    self_types=frozenset({"Self", "typing.Self", "typing_extensions.Self"}),
     constructor_names=frozenset({"__init__"}),
     assignment_defines_annotated_member=True,
     iteration_methods=("__iter__", "__next__"),

@@ -149,6 +149,7 @@ SPEC = LanguageSpec(
     builtins=BUILTINS,
     self_names=frozenset({"self"}),
     this_keywords=frozenset({"Self"}),
+    self_types=frozenset({"Self"}),
     doc_comment_prefixes=("///", "//!", "/**"),
     resolve_module=resolve_path,
     members_outside_types=True,

@@ -74,6 +74,13 @@ class LanguageSpec:
     self_names: frozenset[str] = frozenset()    # receivers meaning "this instance" when bound by the method
     this_keywords: frozenset[str] = frozenset() # keywords meaning "this instance" anywhere in a class ("this")
     super_names: frozenset[str] = frozenset()   # `super` / `super()`
+    # A declared return type meaning "the object the method was called on" (TS `this`, Python
+    # `Self`, Rust `Self`): fluent builders (`z.string().min(1).email()`) keep the receiver's type.
+    self_types: frozenset[str] = frozenset()
+    # Methods of the language's own containers that give back one of their items or the same
+    # items (`users.find(…)`, `.filter(…)`, `.at(-1)`, a Map's `.get(k)`): called on a value typed
+    # by its items (`User[]`, `Map<string, User>`) whose type has no such member, they give that type.
+    item_methods: frozenset[str] = frozenset()
     constructor_names: frozenset[str] = frozenset()  # "__init__", "constructor"
     class_scope_encloses: bool = True           # Python: False (methods do not see class-body names)
     class_body_binds_names: bool = True         # TS/JS: False (members are reached through `this`, never bare)
@@ -92,6 +99,9 @@ class LanguageSpec:
     # Python: `x: int` in a class body only annotates; `self.x = …` in a method defines x.
     assignment_defines_annotated_member: bool = False
     top_level_is_exported: bool = False         # Python: every top-level binding is importable
+    # A name a module imports is importable from it too (Python); an ES module re-exports only
+    # what an `export` names (`export *` of a file that does `import * as parse` gives no `parse`).
+    imports_are_exported: bool = True
     is_public: Callable[[str], bool] = _public_by_default  # exported status when not explicit
     # The language's own visibility rule, last word on `exported`: given a definition (its kind,
     # name, modifiers, qualifier), the definition enclosing it (or None) — already decided — and

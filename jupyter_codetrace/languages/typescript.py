@@ -341,6 +341,10 @@ def _strip_extension(path: str) -> str:
 
 # ------------------------------------------------------------------ packages in node_modules
 
+# The Array and Map methods that give an item or the same items (LanguageSpec.item_methods)
+ITEM_METHODS = frozenset({"find", "findLast", "at", "pop", "shift", "filter", "slice", "sort", "reverse", "concat",
+                          "toSorted", "toReversed", "get"})
+
 _NODE_MODULES = "node_modules"
 # `exports` conditions TypeScript matches for an `import` (besides `types`, tried first for the
 # declaration); `module` is the bundlers' ESM entry, used for the implementation only.
@@ -846,6 +850,8 @@ SPEC = LanguageSpec(
     comment="//",
     builtins=BUILTINS,
     this_keywords=frozenset({"this"}),
+    self_types=frozenset({"this"}),
+    item_methods=ITEM_METHODS,
     super_names=frozenset({"super"}),
     super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),
@@ -853,6 +859,7 @@ SPEC = LanguageSpec(
     class_scope_encloses=False,
     class_body_binds_names=False,
     top_level_is_exported=False,
+    imports_are_exported=False,
     is_public=_is_public,
     exported=_exported,
     doc_comment_prefixes=("/**",),
@@ -875,12 +882,15 @@ TSX_SPEC = LanguageSpec(
     query_file="tsx.scm",
     builtins=BUILTINS,
     this_keywords=frozenset({"this"}),
+    self_types=frozenset({"this"}),
+    item_methods=ITEM_METHODS,
     super_names=frozenset({"super"}),
     super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),
     class_scope_encloses=False,
     class_body_binds_names=False,
     top_level_is_exported=False,
+    imports_are_exported=False,
     is_public=_is_public,
     exported=_exported,
     doc_comment_prefixes=("/**",),

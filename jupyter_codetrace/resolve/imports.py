@@ -142,7 +142,8 @@ class ImportLookup:
         if entries:
             outside = None
             for entry in reversed(binding_entries(entries)):  # what the module ends up binding
-                if entry[1] == "i" or spec.top_level_is_exported or facts.definitions[entry[2]].exported:
+                if (entry[1] == "i" and spec.imports_are_exported) or \
+                        (entry[1] != "i" and (spec.top_level_is_exported or facts.definitions[entry[2]].exported)):
                     if entry[1] == "i" and module_path in self._modules(
                             facts.imports[entry[2]].module, module_path, facts.language):
                         continue  # the module importing from itself (`from .live import Live` in live.py)

@@ -112,6 +112,12 @@ class TypeInference:
                 if typed is not None and typed.kind == "instance":
                     return typed
         resolution = self.resolve_reference(path, index)
+        if kind == "c" and resolution.status != "found" and ref.name in spec.item_methods \
+                and ref.receiver not in (False, None):
+            # `users.find(…)` of `users: User[]` (typed by its items): a User
+            owner = self.infer(path, ref.receiver, depth + 1)
+            if owner is not None and owner.kind == "instance":
+                return owner
         if resolution.status == "builtin":
             return InferredType("builtin") if kind != "r" else None
         if resolution.status != "found" or resolution.kind == "name-only" or resolution.target is None:
@@ -127,6 +133,16 @@ class TypeInference:
                     and (d.extends or self.has_object_members(target)):
                 return InferredType("instance", target)   # (`new View()` of `function View() {}`)
             if d.kind == "constructor":
+                cls = self.enclosing_class(target.path, d.container)
+                return InferredType("instance", cls) if cls else None
+            if d.returns is not None and d.kind in _CALLABLE_KINDS \
+                    and d.returns.strip().strip("\"'") in self.view(target.path).spec.self_types:
+                # `min(n): this`, `-> Self`: the object it was called on, as typed there (a
+                # subclass's instance stays one: `z.string().min(1)` is a ZodString)
+                if ref.receiver not in (False, None):
+                    owner = self.infer(path, ref.receiver, depth + 1)
+                    if owner is not None and owner.kind == "instance":
+                        return owner
                 cls = self.enclosing_class(target.path, d.container)
                 return InferredType("instance", cls) if cls else None
             if d.returns_span and (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
