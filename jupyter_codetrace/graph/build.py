@@ -847,7 +847,7 @@ def _folder_and_parent(path: str) -> tuple[str, str]:
     return folder, _folder(folder) if folder else ""
 
 
-_COMPOSITE = ("o", "e", "s", "u", "w", "k", "i", "d")   # _token_name: not a reference's index
+_COMPOSITE = ("o", "e", "s", "u", "w", "k", "i", "d", "g")   # _token_name: not a reference's index
 
 
 def _token_name(refs, token) -> tuple:
@@ -866,7 +866,7 @@ def _token_name(refs, token) -> tuple:
     stack = [token]
     while stack and len(out) < _TOKEN_NAME_LIMIT:
         token = stack.pop()
-        if isinstance(token, tuple) and token and token[0] in ("o", "e", "s", "u", "w", "k"):
+        if isinstance(token, tuple) and token and token[0] in ("o", "e", "s", "u", "w", "k", "g"):
             out.append((token[0], len(token) - 1))
             stack.extend(reversed(token[1:]))
         elif not isinstance(token, tuple) or len(token) != 2 or not isinstance(token[1], int) \

@@ -170,6 +170,7 @@ class _Extraction:
         self._argument_lists: dict | None = None
         self._arguments: dict = {}
         self._declared: dict[tuple[int, int], object] = {}
+        self._type_arguments: dict[tuple[int, int], object] = {}   # a call's span -> its first type argument
         self._ref_starts: list[int] = []
         self._reference_names: list[str] = []
         literal_keys: set[tuple[int, int]] = set()
@@ -219,6 +220,9 @@ class _Extraction:
                 node = caps["expression.wrapper"][0]
                 if "expression.declared" in caps:  # `const o: T = {…}`: o's literal is a T
                     self._declared[(node.start_byte, node.end_byte)] = caps["expression.declared"][0]
+                    continue
+                if "expression.type_argument" in caps:   # `load<User>(url)`
+                    self._type_arguments[(node.start_byte, node.end_byte)] = caps["expression.type_argument"][0]
                     continue
                 for how, capture in _WRAPPED:
                     inner = caps.get(capture)
@@ -420,6 +424,8 @@ class _Extraction:
         # Calls of what a call or a subscript gives (`make()()`, `handlers[key]()`): value flow
         # finds their targets. Innermost first, so `f()()()` sees `f()()` as a call already.
         for call, callee in sorted(indirect, key=lambda c: c[0].end_byte - c[0].start_byte):
+            if (call.start_byte, call.end_byte) in call_map:
+                continue   # another pattern found its callee (`await load<T>(…)`: the call of `load`)
             token = self._token(callee)
             if token is not None and token[0] != "b":
                 line, column = self.point(callee)
@@ -1030,18 +1036,24 @@ class _Extraction:
             return token
         declared = self._declared.get((node.start_byte, node.end_byte)) if node is not None else None
         if declared is not None:  # a value with a declared type: that type, and its own value
-            index = self._expr_map.get((declared.start_byte, declared.end_byte))
-            if index is None:  # `T | undefined`, `Promise<T>`: the first name written in it
-                starts, names = self._ref_starts, self._reference_names
-                i = bisect_left(starts, declared.start_byte) if starts else 0
-                # `Required<Hooks>`: a built-in wrapper (not bound here) stands for its argument
-                while i + 1 < len(starts) and starts[i + 1] < declared.end_byte \
-                        and names[i] in self.spec.builtins and not self._binds_here(names[i]):
-                    i += 1
-                index = i if i < len(starts) and starts[i] < declared.end_byte else None
+            index = self._type_name_in(declared)
             if index is not None:
                 return ("o", ("n", index), token) if token is not None else ("n", index)
         return token
+
+    def _type_name_in(self, type_node) -> int | None:
+        """The reference naming a written type: itself, else (`T | undefined`, `Promise<T>`) the
+        first name written in it, a built-in wrapper (`Required<Hooks>`, not bound here) standing
+        for its argument."""
+        index = self._expr_map.get((type_node.start_byte, type_node.end_byte))
+        if index is not None:
+            return index
+        starts, names = self._ref_starts, self._reference_names
+        i = bisect_left(starts, type_node.start_byte) if starts else 0
+        while i + 1 < len(starts) and starts[i + 1] < type_node.end_byte \
+                and names[i] in self.spec.builtins and not self._binds_here(names[i]):
+            i += 1
+        return i if i < len(starts) and starts[i] < type_node.end_byte else None
 
     def _value_token(self, node, depth: int = 0, positions: bool = True):
         """The token of an expression, looking through wrappers that keep its value
@@ -1055,7 +1067,11 @@ class _Extraction:
             if index is not None:
                 return ("n", index) if cast else ("r", index)
             if not cast and span in self._call_map:
-                return self._call_map[span]
+                token = self._call_map[span]
+                given = self._type_arguments.get(span) if self._type_arguments and token[0] == "c" else None
+                index = self._type_name_in(given) if given is not None else None
+                # `load<User>(url)`: the call, and the type it was given
+                return token if index is None else ("g", token, ("n", index))
             wrapped = self._wrappers.get(span)
             if wrapped is None:
                 return None if cast or not positions else self._argument_position(node)

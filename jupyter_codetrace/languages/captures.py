@@ -94,6 +94,7 @@ CAPTURES: dict[str, str] = {
     "expression.inner": "the expression inside @expression.wrapper whose value it has",
     "expression.cast": "the type inside @expression.wrapper that its value is declared to have (`x as T`)",
     "expression.declared": "the declared type of the literal @expression.wrapper (`const o: T = {…}`): its keys name T's members",
+    "expression.type_argument": "the first type argument of the call @expression.wrapper (`load<User>(url)`): what a generic function declared to return its type parameter gives",
     "expression.element": "the container inside @expression.wrapper whose item it is (`x[k]`)",
     "expression.items": "the items of a literal container @expression.wrapper (list, tuple, dict values)",
     "expression.key": "the literal key of @expression.element (`x[0]`, `x[\"a\"]`), or one per @expression.items of a dict, in order",

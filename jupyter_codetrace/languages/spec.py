@@ -172,6 +172,10 @@ class LanguageSpec:
     doc_imports: Callable[[str], list] | None = field(default=None, compare=False, hash=False)
     # … and the one class such a type names (`Option[]` → `Option`), or None.
     doc_type_name: Callable[[str], str | None] | None = field(default=None, compare=False, hash=False)
+    # TypeScript: the type parameter a declared type gives back, alone or in a built-in wrapper
+    # (`T`, `Promise<T>`, `T[]`, `T | undefined` → "T"), else None: a generic function declared to
+    # return it gives what its call's type argument, or the argument its parameter typed by it, is.
+    type_parameter_of: Callable[[str], str | None] | None = field(default=None, compare=False, hash=False)
     # The class every class derives from, written or not (Python `object`): as a base, it makes
     # no two classes related (their same-named members are not one family of overrides).
     root_class: str | None = None

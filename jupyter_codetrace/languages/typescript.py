@@ -48,6 +48,7 @@ from __future__ import annotations
 import fnmatch
 import json
 import posixpath
+import re
 import weakref
 from functools import lru_cache
 
@@ -340,6 +341,18 @@ def _strip_extension(path: str) -> str:
 
 
 # ------------------------------------------------------------------ packages in node_modules
+
+_WRAPPED_NAME = re.compile(
+    r"\s*(?:(?:Promise|PromiseLike|Array|ReadonlyArray|Readonly|Partial|Required|NonNullable|Awaited)\s*<\s*)?"
+    r"([A-Za-z_$][\w$]*)\s*(?:\[\s*\])?(?:\s*\|\s*(?:undefined|null))*\s*>?(?:\s*\|\s*(?:undefined|null))*\s*")
+
+
+def type_parameter_of(written: str) -> str | None:
+    """The one name a declared type gives back, alone or in a built-in wrapper: `T`, `Promise<T>`,
+    `T[]`, `Array<T>`, `T | undefined` → "T" (LanguageSpec.type_parameter_of); else None."""
+    found = _WRAPPED_NAME.fullmatch(written) if written and len(written) < 200 else None
+    return found.group(1) if found else None
+
 
 # The Array and Map methods that give an item or the same items (LanguageSpec.item_methods)
 ITEM_METHODS = frozenset({"find", "findLast", "at", "pop", "shift", "filter", "slice", "sort", "reverse", "concat",
@@ -852,6 +865,7 @@ SPEC = LanguageSpec(
     this_keywords=frozenset({"this"}),
     self_types=frozenset({"this"}),
     item_methods=ITEM_METHODS,
+    type_parameter_of=type_parameter_of,
     super_names=frozenset({"super"}),
     super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),
@@ -884,6 +898,7 @@ TSX_SPEC = LanguageSpec(
     this_keywords=frozenset({"this"}),
     self_types=frozenset({"this"}),
     item_methods=ITEM_METHODS,
+    type_parameter_of=type_parameter_of,
     super_names=frozenset({"super"}),
     super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),

@@ -793,6 +793,10 @@
 ; ================================================================ Calls
 
 (call_expression function: (_) @call.callee arguments: (_)? @call.arguments) @call
+; `await load<User>(url)` parses as a call of `await load` (the grammar's precedence with type
+; arguments): it is a call of `load`
+(call_expression
+  function: (await_expression (_) @call.callee) type_arguments: (_) arguments: (_)? @call.arguments) @call
 (new_expression constructor: (_) @call.callee arguments: (_)? @call.arguments) @call @call.new
 
 ; ================================================================ Imports
@@ -937,6 +941,15 @@
 (satisfies_expression . (_) @expression.inner) @expression.wrapper
 (as_expression (_) [(type_identifier) (nested_type_identifier)] @expression.cast) @expression.wrapper
 (as_expression (_) (generic_type name: (_) @expression.cast)) @expression.wrapper
+; `new Map<string, User>()`, `new Set<User>()`: a container typed by its items — the last type
+; argument, as an annotation `Map<string, User>` types it.
+(new_expression
+  constructor: (identifier) @_container
+  type_arguments: (type_arguments (_) @expression.declared .)) @expression.wrapper
+  (#any-of? @_container "Map" "Set" "WeakMap" "WeakSet" "Array" "Promise")
+; `load<User>(url)`, `api.get<User>(path)`: what a generic function declared to return its type
+; parameter (`Promise<T>`) gives (resolve/types.py).
+(call_expression type_arguments: (type_arguments . (_) @expression.type_argument)) @expression.wrapper
 
 ; A typed variable's value has that type (`const o: T = {…}`, also in its alternatives
 ; `c ? ({…}) : null`); so does `{…} as T`. The keys of such object literals name T's members.

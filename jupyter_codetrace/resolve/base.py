@@ -86,7 +86,8 @@ class SameAnswers:
 # file ``key[1]``: kept by the next generation while that file is unchanged. Two are the graph's
 # (graph/build.py), one find_references' (queries/references.py). Anything else there is stored
 # with ``Resolver.remember``.
-FILE_MEMOS = frozenset({"interface", "defined_names", "calls_of", "value_names", "arity", "references.names"})
+FILE_MEMOS = frozenset({"interface", "defined_names", "calls_of", "value_names", "arity", "arguments",
+                        "references.names"})
 
 _UNKNOWN = Resolution("not_found")
 _NO_VIEW = object()

@@ -59,6 +59,8 @@ class ValueFlow:
             return []
         kind = token[0]
         found: list[Symbol] = []
+        if kind == "g":   # a generic call given a type argument: the call's values
+            return self.values(path, token[1], depth + 1)
         if kind == "o":
             for alternative in token[1:]:
                 _extend(found, self.values(path, alternative, depth + 1))
@@ -261,6 +263,8 @@ class ValueFlow:
             return [(path, pairs[i + 1]) for i in range(0, len(pairs) - 1, 2)
                     if pairs[i + 1] is not None and (key is None or pairs[i] is None or pairs[i] == key)]
         found: list[tuple[str, tuple]] = []
+        if kind == "g":   # a generic call given a type argument: the call's items
+            return self.items(path, token[1], depth + 1, key)
         if kind == "o":
             for alternative in token[1:]:
                 found += self.items(path, alternative, depth + 1, key)

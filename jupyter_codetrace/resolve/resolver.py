@@ -435,7 +435,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         refs = view.facts.references
         chain, token = [], refs[ref_index].receiver
         while isinstance(token, tuple) and len(token) >= 2:
-            if token[0] in ("s", "u", "w"):  # an item (at a key), what `with` enters
+            if token[0] in ("s", "u", "w", "g"):  # an item (at a key), what `with` enters, a generic call
                 token = token[1]
             elif token[0] in ("r", "n", "c") and isinstance(token[1], int) and 0 <= token[1] < len(refs) \
                     and (path, token[1]) not in self._resolved:

@@ -89,6 +89,10 @@ class TypeInference:
                 return self.type_of_definition(parameter, depth + 1) if parameter is not None else None
             if token[0] in ("e", "k", "i", "x", "d"):
                 return InferredType("builtin") if token[0] in ("e", "k") else None  # a literal container; value flow's
+            if token[0] == "g":  # `load<User>(url)`: a generic call, with the type it was given
+                call = token[1]
+                typed = self._generic_return(path, call[1], token[2], depth + 1) if call[0] == "c" else None
+                return typed if typed is not None else self.infer(path, call, depth + 1)
             if token[0] == "o":  # `a or b`: the first alternative whose type is known
                 for alternative in token[1:]:
                     typed = self.infer(path, alternative, depth + 1)
@@ -135,6 +139,10 @@ class TypeInference:
             if d.kind == "constructor":
                 cls = self.enclosing_class(target.path, d.container)
                 return InferredType("instance", cls) if cls else None
+            if kind == "c" and d.type_parameters and d.returns:   # `first(users)` of `first<T>(xs: T[]): T`
+                typed = self._generic_return(path, index, None, depth + 1)
+                if typed is not None:
+                    return typed
             if d.returns is not None and d.kind in _CALLABLE_KINDS \
                     and d.returns.strip().strip("\"'") in self.view(target.path).spec.self_types:
                 # `min(n): this`, `-> Self`: the object it was called on, as typed there (a
@@ -176,6 +184,49 @@ class TypeInference:
             if bound is not None:
                 return bound
         return typed
+
+    def _generic_return(self, path: str, call: int, given, depth: int) -> InferredType | None:
+        """What the call (reference ``call``) of a generic function declared to return its type
+        parameter (`load<T>(url): Promise<T>`, `first<T>(xs: T[]): T`) gives: the type argument
+        it was ``given`` (a token), else the type of the argument passed where a parameter is
+        declared with that parameter."""
+        if depth > _MAX_DEPTH:
+            return None
+        found = self.resolve_reference(path, call)
+        target = found.target if found.status == "found" else None
+        d = self.definition(target) if target is not None and not target.is_module else None
+        if d is None or d.kind not in _CALLABLE_KINDS or not d.type_parameters or not d.returns:
+            return None
+        read = self.view(target.path).spec.type_parameter_of
+        returned = read(d.returns) if read is not None else None
+        if returned is None:
+            return None
+        names = [self.definition(Symbol(target.path, i)) for i in d.type_parameters]
+        position = next((n for n, p in enumerate(names) if p is not None and p.name == returned), None)
+        if position is None:
+            return None
+        if given is not None:
+            return self.infer(path, given, depth + 1) if position == 0 else None
+        own = [i for i in self._parameters_inside(target) if self.definition(Symbol(target.path, i)).container == target.index]
+        for n, parameter in enumerate(own):   # (not those of a callback's type: `fn: (v: T) => void`)
+            p = self.definition(Symbol(target.path, parameter))
+            if p is not None and p.signature and read(p.signature) == returned:
+                argument = self._argument_token(path, call, n)
+                return self.infer(path, argument, depth + 1) if argument is not None else None
+        return None
+
+    def _argument_token(self, path: str, call: int, position: int):
+        """The token of the argument at ``position`` of the call of reference ``call`` (None: none
+        there, given by keyword, or after a spread)."""
+        key = ("arguments", path)
+        by_callee = self.kept.get(key)
+        if by_callee is None:
+            by_callee = self.kept[key] = {callee: passed for callee, passed in self.view(path).facts.call_arguments}
+        passed = by_callee.get(call, ())
+        if position >= len(passed) or any(splat for _, _, splat in passed[:position + 1]):
+            return None
+        keyword, token, _ = passed[position]
+        return token if keyword is None else None
 
     def _bound_type_parameter(self, path: str, receiver, parameter: Symbol, depth: int) -> InferredType | None:
         """A member typed by a type parameter of its class (`_def: Def`), read through a receiver
