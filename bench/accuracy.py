@@ -445,6 +445,8 @@ def print_examples(refs, rows, k, seed):
 def run_language(lang, args, package=None):
     if lang == "python":
         root, meta = benchlib.ensure_python_corpus(args.py_package)
+    elif package.startswith("repo:"):
+        root, meta = benchlib.ensure_repo_corpus(package[len("repo:"):], lang, args.mirrors)
     else:
         root, meta = benchlib.ensure_ts_corpus(package, lang)
     refs, rows, dropped, timings, n_refs = oracle_answers(lang, root, meta, args)
@@ -519,6 +521,12 @@ def main(argv=None):
     ap.add_argument("--js-package", default="express@5.1.0",
                     help="npm NAME@VERSION of a plain-JavaScript (CommonJS) package, kept as published "
                          "(default %(default)s: lib/*.js and index.js, require/module.exports)")
+    ap.add_argument("--ts-repo", default="",
+                    help="OWNER/NAME[@COMMIT][,…] of TypeScript applications, read from local git mirrors "
+                         "(--mirrors; e.g. outline/outline: a Koa + Sequelize server and a React + MobX app), "
+                         "measured after the --ts-package ones")
+    ap.add_argument("--mirrors", type=Path, default=Path("/work/.mirror"),
+                    help="folder of bare git mirrors, OWNER+NAME/repo (default %(default)s)")
     ap.add_argument("--typescript-version", default="5.9.3",
                     help="npm typescript used as the oracle (default %(default)s; 7.x is the native port without this API)")
     ap.add_argument("--mismatches", type=int, default=30, help="mismatches written per language")
@@ -534,7 +542,8 @@ def main(argv=None):
     reports = []
     for lang in langs:
         packages = {"python": [None], "javascript": [args.js_package]}.get(
-            lang, [p.strip() for p in args.ts_package.split(",") if p.strip()])
+            lang, [p.strip() for p in args.ts_package.split(",") if p.strip()]
+            + [f"repo:{r.strip()}" for r in args.ts_repo.split(",") if r.strip()])
         reports += [run_language(lang, args, package) for package in packages]
     if not args.oracle_only and benchlib.engine_fingerprint() != before:
         print("\nNOTE: the engine's source files changed during this run; run again for clean figures")

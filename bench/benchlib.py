@@ -10,6 +10,7 @@ does not depend on the engine's own idea of what a reference is.
 
 from __future__ import annotations
 
+import io
 import json
 import os
 import random
@@ -255,6 +256,44 @@ def ensure_ts_corpus(spec: str, language: str = "typescript") -> tuple[Path, dic
             (root / "tsconfig.json").write_text(json.dumps(config, indent=2) + "\n")
         marker.write_text(spec)
     return root, corpus_meta(root, language, name=name, version=version)
+
+
+def ensure_repo_corpus(spec: str, language: str, mirrors: Path) -> tuple[Path, dict]:
+    """An application's sources from a local git mirror (``OWNER/NAME[@COMMIT]``, the mirror at
+    ``MIRRORS/OWNER+NAME/repo``, a bare git directory; default commit: its HEAD) into the cache:
+    the language's source files and the tsconfig/jsconfig/package.json files that say how they
+    import each other — no dependencies installed (their types are outside, as for a user who
+    has not run ``npm install``)."""
+    repo, _, commit = spec.partition("@")
+    owner, _, name = repo.partition("/")
+    if not owner or not name:
+        raise SystemExit(f"a repository is OWNER/NAME[@COMMIT], got {spec!r}")
+    git_dir = Path(mirrors) / f"{owner}+{name}" / "repo"
+    if not git_dir.is_dir():
+        raise SystemExit(f"no mirror of {repo} at {git_dir} (git clone --mirror it there)")
+    commit = subprocess.run(["git", "--git-dir", str(git_dir), "rev-parse", commit or "HEAD"], check=True,
+                            capture_output=True, text=True).stdout.strip()
+    root = cache_dir() / "corpora" / language / f"{owner}+{name}-{commit[:12]}"
+    marker = root / ".bench-complete"
+    if not marker.exists():
+        shutil.rmtree(root, ignore_errors=True)
+        root.mkdir(parents=True)
+        log(f"[corpus] git archive {repo}@{commit[:12]}")
+        archive = subprocess.run(["git", "--git-dir", str(git_dir), "archive", "--format=tar", commit],
+                                 check=True, capture_output=True).stdout
+        with tarfile.open(fileobj=io.BytesIO(archive)) as tar:
+            tar.extractall(root, filter="data")
+        keep = set(list_source_files(root, language))
+        configs = ("tsconfig", "jsconfig", "package.json")
+        for path in sorted(root.rglob("*"), reverse=True):   # files before their folders
+            rel = path.relative_to(root).as_posix()
+            if path.is_dir():
+                if not any(path.iterdir()):
+                    path.rmdir()
+            elif rel not in keep and not path.name.startswith(configs):
+                path.unlink()
+        marker.write_text(f"{repo}@{commit}")
+    return root, corpus_meta(root, language, name=repo, version=commit[:12])
 
 
 def ensure_typescript_module(version: str) -> Path:

@@ -69,6 +69,35 @@
     name: (identifier) @name
     value: [(arrow_function) (function_expression) (generator_function)]) @definition.function @hoist)
 
+; ---- anonymous default exports ------------------------------------------------------------
+; `export default function (…) {…}`, `export default (…) => …`, `export default class {…}`, and any
+; other value (`export default new Logger()`, `export default observer(View)`): a definition named
+; `default`, where an importer's name is defined (`export default name` names name's instead).
+(export_statement "default" @name value: [
+    (arrow_function
+      type_parameters: (type_parameters)? @definition.generics
+      parameters: (formal_parameters) @definition.params
+      return_type: (_ (_) @definition.returns)?
+      body: (_) @definition.body)
+    (arrow_function parameter: (identifier) @definition.params body: (_) @definition.body)
+    (function_expression
+      type_parameters: (type_parameters)? @definition.generics
+      parameters: (formal_parameters) @definition.params
+      return_type: (_ (_) @definition.returns)?
+      body: (statement_block) @definition.body)
+    (generator_function
+      type_parameters: (type_parameters)? @definition.generics
+      parameters: (formal_parameters) @definition.params
+      return_type: (_ (_) @definition.returns)?
+      body: (statement_block) @definition.body)
+  ]) @definition.function
+(export_statement "default" @name value: (class body: (class_body) @definition.body)) @definition.class
+(export_statement "default" @name
+  value: (class (class_heritage (extends_clause value: (_) @definition.extends)))) @definition.class
+(export_statement "default" @name
+  value: [(call_expression) (new_expression) (as_expression) (satisfies_expression) (member_expression)
+          (await_expression) (parenthesized_expression) (ternary_expression) (array)] @definition.value) @definition.constant
+
 ; ---- classes ------------------------------------------------------------------------------
 
 (class_declaration

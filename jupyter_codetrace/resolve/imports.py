@@ -123,16 +123,16 @@ class ImportLookup:
                     found = self.resolve_reference(module_path, export.value[1])
                     if found.status == "found" and found.target is not None:
                         return Resolution("found", found.target, "import", resolved_from=found.resolved_from)
+                # `export default new Logger()`, `export default function () {…}`, `export default
+                # { isArray, … }`: the definition `default` the query makes of it (this module's own:
+                # a lookup by name would find another module's); its value types what is read of it
+                for entry in binding_entries(view.bindings.get(0, {}).get("default") or ((0, "", -1, -1),)):
+                    if entry[1] == "d":
+                        return Resolution("found", Symbol(module_path, entry[2]), "import")
                 if export.value is not None:
                     typed = self.infer(module_path, export.value, depth + 1)
                     if typed is not None and typed.symbol is not None:
                         return Resolution("found", typed.symbol, "import")
-                if export.name is None and export.value is None:
-                    # `export default { isArray, … }`: the constant `default` the query makes of it
-                    # (this module's own: a lookup by name would find another module's)
-                    for entry in binding_entries(view.bindings.get(0, {}).get("default") or ((0, "", -1, -1),)):
-                        if entry[1] == "d":
-                            return Resolution("found", Symbol(module_path, entry[2]), "import")
         if spec.module_object_names:
             defs = facts.definitions
             for i in view.named(name):   # `exports.f = …`: a member of the module object, before a

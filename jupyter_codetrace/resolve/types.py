@@ -383,7 +383,8 @@ class TypeInference:
                 return typed
         elif (d.kind in _VALUE_KINDS or d.kind == "function") and self.has_object_members(symbol):
             return InferredType("class", symbol)   # `var app = {}; app.use = …`: app is that object
-        elif d.name == "default" and d.scope == 0 and view.spec.members_assigned_to_objects:
+        elif d.name == "default" and d.scope == 0 and d.kind == "constant" and d.value is None \
+                and view.spec.members_assigned_to_objects:
             return InferredType("module", Symbol(symbol.path))   # `export default { isArray, … }`
         if d.kind == "property" and d.returns_span:
             return self.type_of_annotation(symbol, d.returns_span, d.returns, depth + 1)

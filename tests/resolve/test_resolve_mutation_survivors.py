@@ -637,9 +637,10 @@ def test_a_notebook_cell_imports_a_module_of_the_project(imports):
 
 def test_ts_default_exports_and_namespace_imports(imports):
     assert _definition(imports, "f", "main.ts", 5, 4) == ("found", "m.ts", 1, "member")
-    # `export default new Api()`: the default export is an Api
+    # `export default new Api()`: the name is defined by that statement (as TypeScript answers),
+    # and what it reads is an Api's
     assert _with_chain(imports, "api", "main.ts", 6, 1) == (
-        "found", "api.ts", 1, "import", [("main.ts", 'import api from "./api";')])
+        "found", "api.ts", 4, "import", [("main.ts", 'import api from "./api";')])
     assert _definition(imports, "get", "main.ts", 6, 5) == ("found", "api.ts", 2, "member")
     # `export default helper;` of an imported helper: the chain goes on through d.ts's import
     assert _with_chain(imports, "dflt", "main.ts", 7, 1) == (
