@@ -448,10 +448,10 @@
   (variable_declarator
     name: [
       (object_pattern [
-        (shorthand_property_identifier_pattern) @name @definition.constant
-        (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.constant)
-        (pair_pattern value: (identifier) @name @definition.constant)
-        (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.constant))
+        (shorthand_property_identifier_pattern) @name @definition.value @definition.constant
+        (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.value @definition.constant)
+        (pair_pattern key: (_) @definition.value value: (identifier) @name @definition.constant)
+        (pair_pattern key: (_) @definition.value value: (assignment_pattern left: (identifier) @name @definition.constant))
         (rest_pattern (identifier) @name @definition.constant)])
       (array_pattern [
         (identifier) @name @definition.constant
@@ -465,10 +465,10 @@
   (variable_declarator
     name: [
       (object_pattern [
-        (shorthand_property_identifier_pattern) @name @definition.variable
-        (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
-        (pair_pattern value: (identifier) @name @definition.variable)
-        (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+        (shorthand_property_identifier_pattern) @name @definition.value @definition.variable
+        (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.value @definition.variable)
+        (pair_pattern key: (_) @definition.value value: (identifier) @name @definition.variable)
+        (pair_pattern key: (_) @definition.value value: (assignment_pattern left: (identifier) @name @definition.variable))
         (rest_pattern (identifier) @name @definition.variable)])
       (array_pattern [
         (identifier) @name @definition.variable
@@ -481,10 +481,10 @@
   (variable_declarator
     name: [
       (object_pattern [
-        (shorthand_property_identifier_pattern) @name @definition.variable @hoist
-        (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable @hoist)
-        (pair_pattern value: (identifier) @name @definition.variable @hoist)
-        (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable @hoist))
+        (shorthand_property_identifier_pattern) @name @definition.value @definition.variable @hoist
+        (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.value @definition.variable @hoist)
+        (pair_pattern key: (_) @definition.value value: (identifier) @name @definition.variable @hoist)
+        (pair_pattern key: (_) @definition.value value: (assignment_pattern left: (identifier) @name @definition.variable @hoist))
         (rest_pattern (identifier) @name @definition.variable @hoist)])
       (array_pattern [
         (identifier) @name @definition.variable @hoist
@@ -502,9 +502,9 @@
   kind: _
   left: [
     (object_pattern [
-      (shorthand_property_identifier_pattern) @name @definition.variable
-      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
-      (pair_pattern value: (identifier) @name @definition.variable)
+      (shorthand_property_identifier_pattern) @name @definition.value @definition.variable
+      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.value @definition.variable)
+      (pair_pattern key: (_) @definition.value value: (identifier) @name @definition.variable)
       (rest_pattern (identifier) @name @definition.variable)])
     (array_pattern [
       (identifier) @name @definition.variable
@@ -515,8 +515,8 @@
 (catch_clause
   parameter: [
     (object_pattern [
-      (shorthand_property_identifier_pattern) @name @definition.variable
-      (pair_pattern value: (identifier) @name @definition.variable)])
+      (shorthand_property_identifier_pattern) @name @definition.value @definition.variable
+      (pair_pattern key: (_) @definition.value value: (identifier) @name @definition.variable)])
     (array_pattern (identifier) @name @definition.variable)])
 
 ; Nested destructuring (`const { a: { b }, c: [d] } = …`): bound as variables whatever the
@@ -524,10 +524,10 @@
 (pair_pattern
   value: [
     (object_pattern [
-      (shorthand_property_identifier_pattern) @name @definition.variable
-      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
-      (pair_pattern value: (identifier) @name @definition.variable)
-      (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+      (shorthand_property_identifier_pattern) @name @definition.value @definition.variable
+      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.value @definition.variable)
+      (pair_pattern key: (_) @definition.value value: (identifier) @name @definition.variable)
+      (pair_pattern key: (_) @definition.value value: (assignment_pattern left: (identifier) @name @definition.variable))
       (rest_pattern (identifier) @name @definition.variable)])
     (array_pattern [
       (identifier) @name @definition.variable
@@ -536,10 +536,10 @@
 (array_pattern
   [
     (object_pattern [
-      (shorthand_property_identifier_pattern) @name @definition.variable
-      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.variable)
-      (pair_pattern value: (identifier) @name @definition.variable)
-      (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.variable))
+      (shorthand_property_identifier_pattern) @name @definition.value @definition.variable
+      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.value @definition.variable)
+      (pair_pattern key: (_) @definition.value value: (identifier) @name @definition.variable)
+      (pair_pattern key: (_) @definition.value value: (assignment_pattern left: (identifier) @name @definition.variable))
       (rest_pattern (identifier) @name @definition.variable)])
     (array_pattern [
       (identifier) @name @definition.variable
@@ -591,10 +591,10 @@
 (required_parameter
   pattern: [
     (object_pattern [
-      (shorthand_property_identifier_pattern) @name @definition.parameter
-      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.parameter)
-      (pair_pattern value: (identifier) @name @definition.parameter)
-      (pair_pattern value: (assignment_pattern left: (identifier) @name @definition.parameter))
+      (shorthand_property_identifier_pattern) @name @definition.value @definition.parameter
+      (object_assignment_pattern left: (shorthand_property_identifier_pattern) @name @definition.value @definition.parameter)
+      (pair_pattern key: (_) @definition.value value: (identifier) @name @definition.parameter)
+      (pair_pattern key: (_) @definition.value value: (assignment_pattern left: (identifier) @name @definition.parameter))
       (rest_pattern (identifier) @name @definition.parameter)])
     (array_pattern [
       (identifier) @name @definition.parameter
