@@ -147,6 +147,10 @@ class LanguageSpec:
     # to the one whose parameter count fits its argument count (resolve/overloads.py). Every call
     # with arguments is recorded in ``FileFacts.call_arguments`` (literals as unknown tokens).
     overloads_by_arity: bool = False
+    # TypeScript: (required, most) parameters of a signature's text — `b?: T` and `b = 1` are
+    # optional, a rest `...xs` takes any number more (most: None); None when the text is not a
+    # parameter list. Without it, overloads take exactly their parameters (Java's rule above).
+    arity_of: Callable[[str], tuple[int, int | None] | None] | None = field(default=None, compare=False, hash=False)
     # C++: a function declared in a class body under the class's own name is its constructor.
     constructor_named_as_class: bool = False
     # Members may be written outside their type's body (C++ `Foo::bar() {}`, Go methods with a

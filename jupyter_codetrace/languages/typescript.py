@@ -354,6 +354,54 @@ def type_parameter_of(written: str) -> str | None:
     return found.group(1) if found else None
 
 
+_OPENING, _CLOSING = "([{<", ")]}>"
+
+
+def arity_of(signature: str) -> tuple[int, int | None] | None:
+    """(required, most) parameters of a signature written `<T>(a: T, b?: U, c = 1, ...rest: V[]): R`
+    (LanguageSpec.arity_of); a `this:` parameter is not passed. None: no parameter list."""
+    depth, start, parts = 0, None, []
+    for i, char in enumerate(signature):
+        if char == "(" and depth == 0 and start is None:
+            start = i + 1
+        elif char in _OPENING:
+            depth += 1
+        elif char in _CLOSING and not (char == ">" and signature[i - 1:i] == "="):   # `=>` closes nothing
+            depth -= 1
+            if depth == -1 and start is not None:   # the list's own `)`
+                parts.append(signature[start:i])
+                break
+        elif char == "," and depth == 0 and start is not None:
+            parts.append(signature[start:i])
+            start = i + 1
+    else:
+        return None
+    required, most = 0, 0
+    for part in (p.strip() for p in parts):
+        name = part.split(":", 1)[0].strip()
+        if not part or name == "this" or name.startswith("@"):
+            continue
+        if name.startswith("..."):
+            return required, None
+        most += 1
+        if not name.endswith("?") and not _has_default(part):
+            required = most
+    return required, most
+
+
+def _has_default(parameter: str) -> bool:
+    """Whether a parameter's text gives it a default (`c = 1`, not the `=>` of a function type)."""
+    depth = 0
+    for i, char in enumerate(parameter):
+        if char in _OPENING:
+            depth += 1
+        elif char in _CLOSING and not (char == ">" and parameter[i - 1:i] == "="):
+            depth -= 1
+        elif char == "=" and depth == 0 and parameter[i + 1:i + 2] != ">":
+            return True
+    return False
+
+
 # The Array and Map methods that give an item or the same items (LanguageSpec.item_methods)
 ITEM_METHODS = frozenset({"find", "findLast", "at", "pop", "shift", "filter", "slice", "sort", "reverse", "concat",
                           "toSorted", "toReversed", "get"})
@@ -866,6 +914,8 @@ SPEC = LanguageSpec(
     self_types=frozenset({"this"}),
     item_methods=ITEM_METHODS,
     type_parameter_of=type_parameter_of,
+    overloads_by_arity=True,
+    arity_of=arity_of,
     super_names=frozenset({"super"}),
     super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),
@@ -899,6 +949,8 @@ TSX_SPEC = LanguageSpec(
     self_types=frozenset({"this"}),
     item_methods=ITEM_METHODS,
     type_parameter_of=type_parameter_of,
+    overloads_by_arity=True,
+    arity_of=arity_of,
     super_names=frozenset({"super"}),
     super_call_is_constructor=True,
     constructor_names=frozenset({"constructor"}),

@@ -972,10 +972,10 @@
 (as_expression (_) (generic_type name: (_) @expression.cast)) @expression.wrapper
 ; `new Map<string, User>()`, `new Set<User>()`: a container typed by its items — the last type
 ; argument, as an annotation `Map<string, User>` types it.
-(new_expression
-  constructor: (identifier) @_container
-  type_arguments: (type_arguments (_) @expression.declared .)) @expression.wrapper
-  (#any-of? @_container "Map" "Set" "WeakMap" "WeakSet" "Array" "Promise")
+((new_expression
+   constructor: (identifier) @_container
+   type_arguments: (type_arguments (_) @expression.declared .)) @expression.wrapper
+ (#any-of? @_container "Map" "Set" "WeakMap" "WeakSet" "Array" "Promise"))
 ; `load<User>(url)`, `api.get<User>(path)`: what a generic function declared to return its type
 ; parameter (`Promise<T>`) gives (resolve/types.py).
 (call_expression type_arguments: (type_arguments . (_) @expression.type_argument)) @expression.wrapper

@@ -195,7 +195,7 @@ def _answer(ctx: QueryContext, symbol: str, mode: str, resolution: Resolution,
         return DefinitionResult("unresolved", symbol, mode, message, tuple(where), resolved_from=chain)
     target = resolution.target
     mode_resolution = "exact"
-    if mode == "definition":
+    if mode == "definition" and not _chosen_overload(ctx, target):
         target = _implementation(ctx, target)
         target = _overload_signature(ctx, target) or target
     elif mode == "declaration":
@@ -431,6 +431,19 @@ def _overload_signature(ctx: QueryContext, target: Symbol) -> Symbol | None:
     return None
 
 
+def _chosen_overload(ctx: QueryContext, target: Symbol) -> bool:
+    """Whether ``target`` is the overload signature that a call's arguments chose (TypeScript:
+    ``server.post(path, user, opts)`` answers the signature taking three): kept as it is."""
+    d = ctx.resolver.definition(target)
+    view = ctx.resolver.view(target.path)
+    if d is None or not d.declaration or view is None or not view.spec.overload_signature_is_definition \
+            or not view.spec.overloads_by_arity:
+        return False
+    # one of the signatures of a body in the same file (a `.d.ts` signature leads to its code)
+    return any(not other.declaration and other.name == d.name and other.container == d.container
+               and other.kind == d.kind for other in view.facts.definitions)
+
+
 def _implementation(ctx: QueryContext, target: Symbol) -> Symbol:
     """For an overload signature or forward declaration, the body when the same file has one."""
     d = ctx.resolver.definition(target)
@@ -656,11 +669,14 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
             {"name": m.name, "kind": m.kind, "signature": whole_tokens(m.signature or m.type or "")}
             for m in (defs[indices[0]] for indices in view.members.get(target.index, {}).values())
         )
+    # Java: methods sharing a name are overloads; TypeScript (which tells them apart by arity
+    # too): only its signatures are
+    by_name = view.spec.overloads_by_arity and not view.spec.overload_signature_is_definition
     overloads = tuple(
         {"signature": o.signature, "line": o.line, "file": file}
         for i, o in ((i, defs[i]) for i in view.named(d.name))
         if i != target.index and o.scope == d.scope and o.container == d.container
-        and o.kind == d.kind and (o.declaration or "overload" in " ".join(o.decorators) or view.spec.overloads_by_arity)
+        and o.kind == d.kind and (o.declaration or "overload" in " ".join(o.decorators) or by_name)
     )
     cell, line = ctx.cell_position(target.path, d.line)
     _, end_line = ctx.cell_position(target.path, d.end_line)

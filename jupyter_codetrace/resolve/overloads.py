@@ -1,10 +1,10 @@
 """Overloads: the one of several same-named methods of a class that a call's arguments fit.
 
 A part of ``Resolver`` (resolve/resolver.py) for languages whose ``LanguageSpec`` sets
-``overloads_by_arity`` (Java): a call whose name resolved to one of several methods (or
-constructors) declared side by side under one container is moved to the first of them whose
+``overloads_by_arity`` (Java, TypeScript): a call whose name resolved to one of several methods
+(or constructors) declared side by side under one container is moved to the first of them whose
 parameter count fits the call's argument count (a variable-arity method takes its count less
-one, or more). Argument counts come from ``FileFacts.call_arguments`` (a call with no entry
+one, or more; TypeScript's optional and rest parameters: ``LanguageSpec.arity_of``). Argument counts come from ``FileFacts.call_arguments`` (a call with no entry
 there has no arguments); parameter counts from the ``parameter`` definitions each one holds.
 """
 
@@ -38,10 +38,14 @@ class OverloadChoice:
                     if o.name == d.name and o.container == d.container and o.kind == d.kind]
         if len(siblings) < 2:
             return found
+        if place.spec.overload_signature_is_definition:
+            # TypeScript: a call is checked against the overload signatures only, never against
+            # the implementation's own (`post(path, userOrOpts?, opts?)` is not callable as such)
+            siblings = [i for i in siblings if defs[i].declaration] or siblings
         count = self._argument_count(path, ref_index)
         if count is None:
             return found
-        fitting = [i for i in siblings if self._takes(place.facts, i, count)]
+        fitting = [i for i in siblings if self._takes(place.facts, i, count, place.spec.arity_of)]
         if not fitting or target.index in fitting:
             return found
         return dataclasses.replace(found, target=Symbol(target.path, fitting[0]))
@@ -58,8 +62,11 @@ class OverloadChoice:
         return counts.get(ref_index, 0)
 
     @staticmethod
-    def _takes(facts, index: int, count: int) -> bool:
+    def _takes(facts, index: int, count: int, arity_of=None) -> bool:
         defs = facts.definitions
+        if arity_of is not None:   # TypeScript: optional and rest parameters, read from the signature
+            arity = arity_of(defs[index].signature or "")
+            return arity is None or arity[0] <= count and (arity[1] is None or count <= arity[1])
         params = [p for p in defs[index + 1:] if p.kind == "parameter" and p.container == index]
         if "..." in (defs[index].signature or ""):
             return count >= len(params) - 1
