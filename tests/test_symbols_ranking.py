@@ -34,7 +34,8 @@ CASES = {
                   ("UserModel", None, "src/models.ts", 24), ("toUser", "UserModel", "src/models.ts", 56),
                   ("describeUser", None, "src/audit/tracking.ts", 16)]),
         ("greet", [("Greeting", None, "src/components/Greeting.tsx", 11),
-                   ("GreetingProps", None, "src/components/Greeting.tsx", 5)]),
+                   ("GreetingProps", None, "src/components/Greeting.tsx", 5),
+                   ("get", "Store", "src/stores.ts", 7)]),   # a near miss, after the names holding the query
         ("fmtdate", [("formatDate", None, "src/utils/date.ts", 2)]),
         ("formatName", [("formatDate", None, "src/utils/date.ts", 2)]),     # a near miss; `name` is not
         ("logr", [("Logger", None, "src/logger.ts", 2), ("log", "Client", "src/client.ts", 12)]),

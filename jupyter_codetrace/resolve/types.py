@@ -155,7 +155,14 @@ class TypeInference:
                 return InferredType("instance", cls) if cls else None
             if d.returns_span and (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
                 # a function, or a value declared with a function type (`get: (u) => Result`)
-                return self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
+                typed = self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
+                if typed is not None and typed.symbol is not None and ref.receiver not in (False, None) \
+                        and depth < _MAX_DEPTH // 2:
+                    # `get(id): T` of `class Store<T>`, called on an `AuthStore extends Store<Team>`
+                    bound = self._bound_type_parameter(path, ref.receiver, typed.symbol, depth + 1)
+                    if bound is not None:
+                        return bound
+                return typed
             if d.kind in _CALLABLE_KINDS and d.returned and kind == "c":
                 # no declared return type: what its `return` statements give
                 for returned in d.returned[:4]:
@@ -377,6 +384,14 @@ class TypeInference:
                 if cls is not None and first_param == symbol.index:
                     is_class = "classmethod" in owner.decorators or d.name == "cls"
                     return InferredType("class" if is_class else "instance", cls)
+        if d.kind == "method" and "get" in d.modifiers:   # a getter (`get team()`): read, it gives what it returns
+            if d.returns_span:
+                return self.type_of_annotation(symbol, d.returns_span, d.returns, depth + 1)
+            for returned in d.returned[:4]:
+                typed = self.infer(symbol.path, returned, depth + 1)
+                if typed is not None and typed.kind == "instance":
+                    return typed
+            return None
         if d.type_span:
             typed = self.type_of_annotation(symbol, d.type_span, d.type, depth + 1)
             if typed is not None:
