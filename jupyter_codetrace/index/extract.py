@@ -692,6 +692,8 @@ class _Extraction:
                 d.kind = "property"
             defs.append(d)
             kept_raw.append(raw)
+            if d.type_span is not None:
+                self._own_inline_types(d.type_span, len(defs) - 1)
             if self._defined_so_far is not None:
                 self._defined_so_far.setdefault(d.name, []).append(len(defs) - 1)
             # Link now: definitions nested in this one need their container from it (a member
@@ -927,6 +929,20 @@ class _Extraction:
                 scope.globals += (name,)
             else:
                 scope.nonlocals += (name,)
+
+    def _own_inline_types(self, span: tuple[int, int], index: int) -> None:
+        """An object type written in a declaration's type (`opts: {id: string}`, `rows: {pos:
+        number}[]`, a scope of its own with no definition of its own) belongs to what is declared:
+        the properties it declares are that parameter's, variable's or property's members. Only
+        the outermost ones: a property's own inline type is that property's."""
+        scopes = self.facts.scopes
+        i = bisect_left(self._scope_starts, span[0])
+        while i < len(scopes) and scopes[i].start_byte < span[1]:
+            scope = scopes[i]
+            if scope.kind == "class" and scope.owner < 0 and scope.end_byte <= span[1] \
+                    and scopes[scope.parent].start_byte < span[0]:
+                scope.owner = index
+            i += 1
 
     def _innermost_scope(self, position: int) -> int:
         scopes = self.facts.scopes

@@ -281,6 +281,22 @@
     parameters: (formal_parameters) @definition.params
     return_type: (_ (_) @definition.returns)?) @definition.method))])
 
+; An object type written inline where a parameter, variable or property is declared (`opts: {id:
+; string}`, `meta: {createdBy: string}`, `blocks: {pos: number}[]`): its property signatures are
+; members of what is declared with it (resolve/types.py), in a scope of their own.
+(type_annotation [(object_type) @scope.class (array_type (object_type) @scope.class)
+                  (union_type (object_type) @scope.class)])
+(type_annotation [
+  (object_type (property_signature
+    name: [(property_identifier) (private_property_identifier)] @name
+    type: (type_annotation (_) @definition.type)?) @definition.property)
+  (array_type (object_type (property_signature
+    name: [(property_identifier) (private_property_identifier)] @name
+    type: (type_annotation (_) @definition.type)?) @definition.property))
+  (union_type (object_type (property_signature
+    name: [(property_identifier) (private_property_identifier)] @name
+    type: (type_annotation (_) @definition.type)?) @definition.property))])
+
 ; A property whose type is a function type returns what that type returns when called
 ; (`get: (url: string) => Result`): merged into the property's definition above.
 (property_signature

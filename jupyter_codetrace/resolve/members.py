@@ -11,7 +11,6 @@ from .base import CLASS_KINDS, _VALUE_KINDS, Symbol, Resolution, InferredType, R
 
 __all__ = ["MemberLookup"]
 
-_OBJECT_OWNERS = _VALUE_KINDS | {"function"}   # what may be given members by assignment (TS/JS)
 
 
 class MemberLookup:
@@ -76,9 +75,14 @@ class MemberLookup:
         for klass in self.mro(cls)[1 if skip_self else 0:]:
             view = self.view(klass.path)
             indices = view.members.get(klass.index, {}).get(name) if view else None
-            if indices and view.spec.members_assigned_to_objects and self.definition(klass).kind in _OBJECT_OWNERS:
-                # an object or a constructor function: what was given to it, not its locals
-                indices = [i for i in indices if view.facts.definitions[i].scope < 0]
+            owner = self.definition(klass)
+            if indices and view.spec.members_assigned_to_objects and owner.kind == "function":
+                # a function: what was given to it, and what its written return type declares
+                # (`(): {id: string}`), not its locals (a variable's are what was given to it and
+                # what its written type declares: `opts: {id: string}`)
+                returns = owner.returns_span or (0, 0)
+                indices = [i for i in indices if view.facts.definitions[i].scope < 0
+                           or returns[0] <= view.facts.definitions[i].start_byte < returns[1]]
             if indices:
                 defs = view.facts.definitions
                 # A member declared in the class body beats one assigned in a method, except a

@@ -156,6 +156,8 @@ class TypeInference:
             if d.returns_span and (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
                 # a function, or a value declared with a function type (`get: (u) => Result`)
                 typed = self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
+                if typed is None and d.kind == "function" and self._declares_inline_type(target, d, d.returns_span):
+                    return InferredType("instance", target)   # `(): {result: R}`: the properties it declares
                 if typed is not None and typed.symbol is not None and ref.receiver not in (False, None) \
                         and depth < _MAX_DEPTH // 2:
                     # `get(id): T` of `class Store<T>`, called on an `AuthStore extends Store<Team>`
@@ -191,6 +193,16 @@ class TypeInference:
             if bound is not None:
                 return bound
         return typed
+
+    def _declares_inline_type(self, symbol: Symbol, d, span=None) -> bool:
+        """Whether the type written for a definition (or ``span``, its return type) is an object
+        type of its own (`opts: {id: string}`): the properties declared in it are then the
+        definition's members."""
+        view = self.view(symbol.path)
+        defs = view.facts.definitions
+        start, end = span or d.type_span
+        return any(start <= defs[i].start_byte < end
+                   for indices in view.members.get(symbol.index, {}).values() for i in indices)
 
     def _generic_return(self, path: str, call: int, given, depth: int) -> InferredType | None:
         """What the call (reference ``call``) of a generic function declared to return its type
@@ -396,6 +408,8 @@ class TypeInference:
             typed = self.type_of_annotation(symbol, d.type_span, d.type, depth + 1)
             if typed is not None:
                 return typed
+            if self._declares_inline_type(symbol, d):   # `opts: {id: string}`: its own members
+                return InferredType("instance", symbol)
         elif (d.kind in _VALUE_KINDS or d.kind == "function") and self.has_object_members(symbol):
             return InferredType("class", symbol)   # `var app = {}; app.use = …`: app is that object
         elif d.name == "default" and d.scope == 0 and d.kind == "constant" and d.value is None \
