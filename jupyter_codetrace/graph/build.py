@@ -26,6 +26,7 @@ import weakref
 from array import array
 from collections import Counter
 from dataclasses import field
+from pathlib import Path
 
 from ..dataclass_code import dataclass
 from ..facts import NODE_KINDS
@@ -35,7 +36,7 @@ from ..languages import spec_of
 from ..nesting import qualifier_names
 from ..resolve.flow import ValueFlow
 from ..resolve.resolver import CLASS_KINDS, Resolver, Symbol
-from .compact import CompactGraph
+from .compact import CompactGraph, merge_snapshots
 
 __all__ = ["CodeGraph", "NODE_KINDS", "EDGE_KINDS", "CALLABLE_KINDS", "FileGraph"]
 
@@ -242,6 +243,21 @@ class CodeGraph:
         """Keep the whole graph for the next process (when it changed since the last time)."""
         if self.store is None or not self._snapshot_due:
             return
+        snapshot, new_key = self._snapshot()
+        (_digests, files, _implicit, _node_names), data = snapshot
+        # The graph is from now on the snapshot's arrays, as a restarted process reads it: the
+        # objects the build made (150 MB on the stdlib) go before the blob is encoded, and are
+        # made again only for what is asked. Its keys are the snapshot's: each file's a range.
+        self.graph = CompactGraph.from_snapshot(data)
+        self._keys = {path: range(start, start + count) for path, start, count, *_ in files}
+        if self._implicit is not None:
+            self._implicit = [(source, target, new_key[key]) for source, target, key in self._implicit]
+        if self.store.save_snapshot(snapshot):
+            self._snapshot_due = False
+
+    def _snapshot(self) -> tuple[tuple, array]:
+        """The snapshot of the graph and of each file (what ``_read_snapshot`` reads), and the map
+        from each edge key to its key in it (``CompactGraph.snapshot``)."""
         order, files = [], []
         for path, fg in self.files.items():
             keys = self._keys.get(path, ())
@@ -265,15 +281,7 @@ class CodeGraph:
             for _path, names in self.files.names():
                 _count_node_names(counts, names, 1)
             node_names = _encoded_counts(counts)
-        # The graph is from now on the snapshot's arrays, as a restarted process reads it: the
-        # objects the build made (150 MB on the stdlib) go before the blob is encoded, and are
-        # made again only for what is asked. Its keys are the snapshot's: each file's a range.
-        self.graph = CompactGraph.from_snapshot(data)
-        self._keys = {path: range(start, start + count) for path, start, count, *_ in files}
-        if self._implicit is not None:
-            self._implicit = [(source, target, new_key[key]) for source, target, key in self._implicit]
-        if self.store.save_snapshot(((digests, files, tuple(new_key[k] for k in implicit), node_names), data)):
-            self._snapshot_due = False
+        return ((digests, files, tuple(new_key[k] for k in implicit), node_names), data), new_key
 
     def file_nodes(self, path: str) -> tuple[str, ...]:
         """The ids of the nodes ``path`` defines."""
@@ -509,51 +517,65 @@ class CodeGraph:
 
     def _built_in_shares(self, resolver: Resolver, index, current: dict[str, str], redo: set[str]) -> bool:
         """A graph made from nothing on every core the index uses: ``redo`` shared among forked
-        children, each storing its share's parts (``_store_parts``); then one more child reads
-        them all, as a restarted process would, and writes the snapshot. True when all of that
-        succeeded; False when there is one share only (a small project, one worker) or a child
-        failed: the caller then builds in one child as before (redoing every file). A file's
-        part does not depend on which process made it: each resolves what it needs itself (the
-        files every share imports are resolved in each: ~10 % more CPU in all, half the wait)."""
+        children, each storing its share's parts and its share's snapshot (``_store_parts``);
+        then one more child merges those into the snapshot (``_merged_shares``), or, when it
+        cannot, reads every part, as a restarted process would, and writes it. True when all of
+        that succeeded; False when there is one share only (a small project, one worker) or a
+        child failed: the caller then builds in one child as before (redoing every file). A
+        file's part does not depend on which process made it: each resolves what it needs itself
+        (the files every share imports are resolved in each: ~10 % more CPU in all, half the wait)."""
         summaries = resolver._summaries or {}
         lines = sum(summaries[p].lines for p in redo if p in summaries)
         shares = _shares(sorted(redo), summaries, min(getattr(index, "workers", 1), _children_that_fit(lines)))
         if len(shares) < 2 or not sys.platform.startswith("linux"):
             return False
+        # The shares' snapshots, merged by the last child. Not where a language's interfaces are
+        # implicit (Go): those edges are found over every file at once (_implicit_interfaces).
+        share_files = [self.store.share_file(f"{os.getpid()}-share{i}") for i in range(len(shares))] \
+            if not any(_implicit_language(resolver, p) for p in redo) else [None] * len(shares)
         pids = []
         try:
-            with index.steady(), warnings.catch_warnings():
-                warnings.simplefilter("ignore", DeprecationWarning)
-                for share in shares:
-                    try:
-                        pid = os.fork()
-                    except OSError:
-                        break
-                    if pid == 0:
-                        status = 1
+            try:
+                with index.steady(), warnings.catch_warnings():
+                    warnings.simplefilter("ignore", DeprecationWarning)
+                    for share, share_file in zip(shares, share_files):
                         try:
-                            self._store_parts(resolver, share, redo, current)
-                            status = 0
-                        finally:
-                            os._exit(status)
-                    pids.append(pid)
-            done = [_child_exit_code(pid) == 0 for pid in pids]
-        except BaseException:   # interrupted: the children go too
-            for pid in pids:
-                with contextlib.suppress(OSError):
-                    os.kill(pid, signal.SIGKILL)
-                with contextlib.suppress(ChildProcessError):
-                    os.waitpid(pid, 0)
-            raise
-        if len(done) < len(shares) or not all(done):
-            return False
-        # every part is stored: one more child writes the snapshot; if it fails, the asking
-        # process reads the parts themselves (as a restarted one without a snapshot does)
-        self._built_in_child(index, lambda: self._update(resolver, index, may_fork=False))
-        return True
+                            pid = os.fork()
+                        except OSError:
+                            break
+                        if pid == 0:
+                            status = 1
+                            try:
+                                self._store_parts(resolver, share, redo, current, share_file)
+                                status = 0
+                            finally:
+                                os._exit(status)
+                        pids.append(pid)
+                done = [_child_exit_code(pid) == 0 for pid in pids]
+            except BaseException:   # interrupted: the children go too
+                for pid in pids:
+                    with contextlib.suppress(OSError):
+                        os.kill(pid, signal.SIGKILL)
+                    with contextlib.suppress(ChildProcessError):
+                        os.waitpid(pid, 0)
+                raise
+            if len(done) < len(shares) or not all(done):
+                return False
+            # every part is stored: one more child writes the snapshot; if it fails, the asking
+            # process reads the parts themselves (as a restarted one without a snapshot does)
+            self._built_in_child(index, lambda: self._merged_shares(share_files)
+                                 or self._update(resolver, index, may_fork=False))
+            return True
+        finally:
+            for share_file in share_files:
+                if share_file is not None:
+                    with contextlib.suppress(OSError):
+                        share_file.unlink()
 
-    def _store_parts(self, resolver: Resolver, share: list[str], redo: set[str], current: dict[str, str]) -> None:
-        """In a child of ``_built_in_shares``: make and store the parts of the files of ``share``."""
+    def _store_parts(self, resolver: Resolver, share: list[str], redo: set[str], current: dict[str, str],
+                     share_file: Path | None) -> None:
+        """In a child of ``_built_in_shares``: make and store the parts of the files of ``share``,
+        and write their graph's snapshot to ``share_file`` (None: none is merged)."""
         # the names of the nodes every file to redo defines, not only this share's (as _redo)
         counts: dict[str, int] = {}
         _count_names_of(counts, resolver, redo, current)
@@ -563,10 +585,47 @@ class CodeGraph:
             fg = self._file_graph(resolver, path)
             if fg is not None:
                 made.append(fg)
+                if share_file is not None:
+                    self._add(fg)
+                    self._hashes[path] = current[path]
             if made and (len(made) >= _SAVE_EVERY or at == len(share) - 1):
                 if not self.store.save(made, current, [], _used_blobs(resolver, made, current)):
                     raise OSError("the graph's parts could not be stored")   # (this child fails: one builds all)
                 made.clear()
+        if share_file is not None:
+            # The snapshot of this share's files (the names they define counted, as a snapshot
+            # of parts read counts them: the merge adds the shares' counts). When it cannot be
+            # written, the last child reads every part instead.
+            self._node_names_made = False
+            self.store.save_snapshot(self._snapshot()[0], share_file)
+
+    def _merged_shares(self, share_files: list[Path | None]) -> bool:
+        """In the last child of ``_built_in_shares``: the snapshot of the whole graph made of the
+        shares' (``merge_snapshots``; the files' rows renumbered, their node names counted
+        together), and written. False when a share's is missing or they do not merge: the
+        parts are read instead."""
+        shares = [self.store.load_snapshot(file) if file is not None else None for file in share_files]
+        if any(share is None for share in shares):
+            return False
+        try:
+            merged = merge_snapshots([data for _head, data in shares])
+            if merged is None:
+                return False
+            data, slot_maps, offsets = merged
+            digests, files, counts = [], [], {}
+            for ((share_digests, rows, implicit, node_names), _data), slots, offset in zip(shares, slot_maps, offsets):
+                share_counts = _decoded_counts(node_names)
+                if implicit or share_counts is None:
+                    return False
+                digests += share_digests
+                # each file's edges after those of the shares before, its nodes at their slots in the whole
+                files += [(path, start + offset, count, tuple(map(slots.__getitem__, nodes)), *rest)
+                          for path, start, count, nodes, *rest in rows]
+                for name, count in share_counts.items():
+                    counts[name] = counts.get(name, 0) + count
+        except (ValueError, TypeError, IndexError):
+            return False   # (a share's snapshot of another shape)
+        return self.store.save_snapshot(((tuple(digests), tuple(files), (), _encoded_counts(counts)), data))
 
     def _built_in_child(self, index, work) -> bool:
         """Run ``work`` — redoing many files, which stores their parts and the graph's snapshot —

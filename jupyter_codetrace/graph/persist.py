@@ -121,11 +121,17 @@ class GraphStore(SideStore):
         """Whether a snapshot is kept (whether it is whole and of this engine, loading tells)."""
         return self.snapshot_file.is_file()
 
-    def load_snapshot(self):
+    def share_file(self, tag: str) -> Path:
+        """Where a child sharing a build keeps its share's snapshot until the last child merges
+        them (graph/build.py ``_built_in_shares``); a ``.tmp`` file, so that one a stopped process
+        left goes once old (``_forget_old_files``)."""
+        return self.snapshot_file.with_name(f"{self.snapshot_file.name}.{tag}.tmp")
+
+    def load_snapshot(self, path: Path | None = None):
         """The whole graph as ``CodeGraph.write_snapshot`` left it (primitives), or None when
-        there is none, or it is of another engine version, torn or damaged."""
+        there is none, or it is of another engine version, torn or damaged. (``path``: a share's.)"""
         try:
-            with open(self.snapshot_file, "rb") as file:
+            with open(path or self.snapshot_file, "rb") as file:
                 blob = file.read()   # (one read into a buffer of the file's size, not zeroed first)
         except (OSError, MemoryError):
             return None
@@ -144,9 +150,9 @@ class GraphStore(SideStore):
         finally:
             body.release()
 
-    def save_snapshot(self, data) -> bool:
+    def save_snapshot(self, data, path: Path | None = None) -> bool:
         """Keep ``data`` as the snapshot (False when it could not be written: a cache)."""
-        file = self.snapshot_file
+        file = path or self.snapshot_file
         temporary = file.with_name(f"{file.name}.{os.getpid()}-{os.urandom(4).hex()}.tmp")
         try:
             file.parent.mkdir(parents=True, exist_ok=True)

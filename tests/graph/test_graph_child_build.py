@@ -13,6 +13,7 @@ import sqlite3
 import sys
 import threading
 import time
+from collections import Counter
 from pathlib import Path
 
 import pytest
@@ -170,10 +171,10 @@ def test_a_graph_shared_among_children_lists_what_one_build_lists_in_its_order(r
     monkeypatch.setattr(build, "SHARE_FILES", 2)
     store_parts = build.CodeGraph._store_parts
 
-    def first_share_last(self, resolver, share, redo, current):
+    def first_share_last(self, resolver, share, redo, current, *more):
         if share[0] == min(redo):
             time.sleep(1.0)   # the other share's parts are written first
-        return store_parts(self, resolver, share, redo, current)
+        return store_parts(self, resolver, share, redo, current, *more)
 
     monkeypatch.setattr(build.CodeGraph, "_store_parts", first_share_last)
     with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
@@ -185,14 +186,123 @@ def test_a_graph_shared_among_children_lists_what_one_build_lists_in_its_order(r
             assert shared == _in_order(here)
 
 
+def _as_walks_see_it(project: Project):
+    """The graph as a query reads it: its nodes in order, and each node's attributes (in order)
+    and out- and in-edges (keys and data) in the order walks list them; each file's nodes and
+    edge keys; and the rows of the snapshot it was read from or wrote."""
+    code_graph = project._context._code_graph
+    graph = code_graph.graph
+    nodes = [(node, list(graph.nodes[node].items()), list(graph.out_edges(node, keys=True, data=True)),
+              list(graph.in_edges(node, keys=True, data=True))) for node in graph.nodes]
+    files = [(path, code_graph.file_nodes(path), tuple(code_graph._keys[path])) for path in code_graph.files]
+    (digests, rows, implicit, node_names), _data = code_graph.store.load_snapshot()
+    return nodes, files, (digests, rows, implicit, build._decoded_counts(node_names))
+
+
+def _parts_read_in_a_child(monkeypatch, folder: Path) -> Path:
+    """Each child that reads the stored parts (the snapshot made of them, not merged) leaves a file in ``folder``."""
+    parent, load = os.getpid(), persist.GraphStore.load
+
+    def recorded(self, cls):
+        if os.getpid() != parent:
+            folder.mkdir(exist_ok=True)
+            (folder / str(os.getpid())).touch()
+        return load(self, cls)
+
+    monkeypatch.setattr(persist.GraphStore, "load", recorded)
+    return folder
+
+
+@pytest.mark.parametrize("fixture", ["graph_py", "graph_ts"])
+def test_the_shares_snapshots_merge_into_the_graph_one_process_builds(copy_fixture, tmp_path, graph_forks,
+                                                                       monkeypatch, fixture):
+    """Each share's child writes the snapshot of its files' graph; the last child merges them
+    (compact.py ``merge_snapshots``) instead of reading every part: what is read then is what a
+    build in one process makes and keeps, node by node and edge by edge, in order."""
+    root = copy_fixture(fixture)
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    read = _parts_read_in_a_child(monkeypatch, tmp_path / "read")
+    merge, merged = build.merge_snapshots, tmp_path / "merged"
+
+    def recorded(snapshots):
+        found = merge(snapshots)
+        # (what the merge had to join: nodes in two shares, nodes with callers in two shares)
+        in_two = [node for node, shares in Counter(n for data in snapshots for n in data[1]).items() if shares > 1]
+        merged.write_text(f"{len(snapshots)} {len(in_two)} {found is not None}")
+        return found
+
+    monkeypatch.setattr(build, "merge_snapshots", recorded)
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        project.call_graph()
+        shared = _as_walks_see_it(project)
+        assert len(graph_forks) == 3 and project._context._code_graph.last_in_child
+    shares, in_two, done = merged.read_text().split()
+    assert shares == "2" and int(in_two) > 0 and done == "True"
+    assert not read.exists()   # no child read the parts: the snapshot is the merged one
+    assert not list((tmp_path / "cache").rglob("*.tmp"))   # the shares' snapshots are gone
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
+        with Project(root, cache_dir=tmp_path / "in-process") as project:
+            project.call_graph()
+            assert shared == _as_walks_see_it(project)
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as again:   # as a restart reads it
+        again.call_graph()
+        assert _as_walks_see_it(again) == shared and again._context._code_graph.last_rebuilt == 0
+
+
+def test_shares_whose_snapshots_do_not_merge_leave_it_to_the_parts(root, tmp_path, graph_forks, monkeypatch):
+    """A share's snapshot that could not be written (or does not merge): the last child reads
+    every part, as before; the same graph."""
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    read = _parts_read_in_a_child(monkeypatch, tmp_path / "read")
+    save = persist.GraphStore.save_snapshot
+    monkeypatch.setattr(persist.GraphStore, "save_snapshot",
+                        lambda self, data, path=None: False if path is not None and path.name.endswith("share0.tmp")
+                        else save(self, data, path))
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        project.call_graph()
+        shared = _as_walks_see_it(project)
+        assert len(graph_forks) == 3 and project._context._code_graph.last_in_child
+    assert len(list(read.iterdir())) == 1   # the last child's
+    monkeypatch.setattr(persist.GraphStore, "save_snapshot", save)
+    monkeypatch.setattr(build, "merge_snapshots", lambda snapshots: None)
+    with Project(root, cache_dir=tmp_path / "no-merge", workers=2) as project:
+        project.call_graph()
+        assert _as_walks_see_it(project) == shared
+    assert len(list(read.iterdir())) == 2
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
+        with Project(root, cache_dir=tmp_path / "in-process") as project:
+            project.call_graph()
+            assert shared == _as_walks_see_it(project)
+
+
+def test_shares_of_a_language_of_implicit_interfaces_are_not_merged(copy_fixture, tmp_path, graph_forks, monkeypatch):
+    """Go: a type implements the interfaces whose methods it has, found over every file at once
+    (build.py ``_implicit_interfaces``): the last child reads every part and finds them."""
+    root = copy_fixture("go_app")
+    monkeypatch.setattr(build, "SHARE_FILES", 2)
+    read = _parts_read_in_a_child(monkeypatch, tmp_path / "read")
+    with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
+        project.call_graph()
+        shared = _as_walks_see_it(project)
+        assert len(graph_forks) == 3 and len(list(read.iterdir())) == 1
+        assert any(data["kind"] == "IMPLEMENTS" for _n, _a, out, _in in shared[0] for *_edge, data in out)
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
+        with Project(root, cache_dir=tmp_path / "in-process") as project:
+            project.call_graph()
+            assert shared == _as_walks_see_it(project)
+
+
 def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_forks, monkeypatch):
     monkeypatch.setattr(build, "SHARE_FILES", 2)
     store_parts = build.CodeGraph._store_parts
 
-    def failing(self, resolver, share, redo, current):
+    def failing(self, resolver, share, redo, current, *more):
         if share[0] == min(redo):
             os.kill(os.getpid(), signal.SIGKILL)
-        return store_parts(self, resolver, share, redo, current)
+        return store_parts(self, resolver, share, redo, current, *more)
 
     monkeypatch.setattr(build.CodeGraph, "_store_parts", failing)
     with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
@@ -206,7 +316,7 @@ def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_
 def test_shares_whose_snapshot_cannot_be_written_leave_their_parts_to_this_process(root, tmp_path, graph_forks,
                                                                                    monkeypatch):
     monkeypatch.setattr(build, "SHARE_FILES", 2)
-    monkeypatch.setattr(persist.GraphStore, "save_snapshot", lambda self, data: False)
+    monkeypatch.setattr(persist.GraphStore, "save_snapshot", lambda self, *args: False)
     with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
         built = _graph(project)
         graph = project._context._code_graph
@@ -241,10 +351,10 @@ def test_an_interrupt_while_children_share_a_build_stops_them_all_and_is_raised(
     parent = os.getpid()
     store_parts = build.CodeGraph._store_parts
 
-    def slow(self, resolver, share, redo, current):
+    def slow(self, resolver, share, redo, current, *more):
         if os.getpid() != parent:
             time.sleep(60)
-        return store_parts(self, resolver, share, redo, current)
+        return store_parts(self, resolver, share, redo, current, *more)
 
     monkeypatch.setattr(build.CodeGraph, "_store_parts", slow)
     with Project(root, cache_dir=tmp_path / "cache", workers=2) as project:
@@ -271,7 +381,7 @@ def test_shares_are_runs_of_about_equal_work():
 
 
 def test_a_child_that_cannot_store_the_graph_leaves_the_build_to_this_process(root, tmp_path, graph_forks, monkeypatch):
-    monkeypatch.setattr(persist.GraphStore, "save_snapshot", lambda self, data: False)
+    monkeypatch.setattr(persist.GraphStore, "save_snapshot", lambda self, *args: False)
     with Project(root, cache_dir=tmp_path / "cache") as project:
         built = _graph(project)   # from the parts the child stored (its snapshot could not be)
         assert len(graph_forks) == 1 and _gone(graph_forks[0])
