@@ -156,7 +156,8 @@ class TypeInference:
             if d.returns_span and (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
                 # a function, or a value declared with a function type (`get: (u) => Result`)
                 typed = self.type_of_annotation(target, d.returns_span, d.returns, depth + 1)
-                if typed is None and d.kind == "function" and self._declares_inline_type(target, d, d.returns_span):
+                if (typed is None or typed.kind == "builtin") and d.kind in ("function", "method") \
+                        and self._declares_inline_type(target, d, d.returns_span):
                     return InferredType("instance", target)   # `(): {result: R}`: the properties it declares
                 if typed is not None and typed.symbol is not None and ref.receiver not in (False, None) \
                         and depth < _MAX_DEPTH // 2:
@@ -406,10 +407,11 @@ class TypeInference:
             return None
         if d.type_span:
             typed = self.type_of_annotation(symbol, d.type_span, d.type, depth + 1)
+            if (typed is None or typed.kind == "builtin") and self._declares_inline_type(symbol, d):
+                # `opts: {id: string}`, `blocks: {node: Node}[]` (a library's type inside): its own members
+                return InferredType("instance", symbol)
             if typed is not None:
                 return typed
-            if self._declares_inline_type(symbol, d):   # `opts: {id: string}`: its own members
-                return InferredType("instance", symbol)
         elif (d.kind in _VALUE_KINDS or d.kind == "function") and self.has_object_members(symbol):
             return InferredType("class", symbol)   # `var app = {}; app.use = …`: app is that object
         elif d.name == "default" and d.scope == 0 and d.kind == "constant" and d.value is None \
