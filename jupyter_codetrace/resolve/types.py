@@ -195,6 +195,28 @@ class TypeInference:
                 return bound
         return typed
 
+    def _parameter_of_declared_function(self, symbol: Symbol, d, depth: int) -> InferredType | None:
+        """`const english: ErrorMap = (issue) => …` of `type ErrorMap = (issue: Issue) => string`:
+        a parameter written without a type, of a function declared with a function type, has the
+        type of that type's parameter at its place (TypeScript's contextual typing)."""
+        function = Symbol(symbol.path, d.container)
+        owner = self.definition(function)
+        if owner is None or owner.kind != "function" or not owner.type_span:
+            return None
+        own = [i for i in self._parameters_inside(function) if self.definition(Symbol(symbol.path, i)).container == d.container]
+        declared = self.type_of_annotation(function, owner.type_span, owner.type, depth + 1)
+        alias = declared.symbol if declared is not None and declared.kind == "instance" else None
+        a = self.definition(alias) if alias is not None else None
+        if a is None or a.kind != "type" or symbol.index not in own:
+            return None
+        inside = self._parameters_inside(alias)
+        defs = self.view(alias.path).facts.definitions
+        theirs = [i for i in inside if defs[i].scope == defs[inside[0]].scope] if inside else []
+        position = own.index(symbol.index)
+        if position >= len(theirs):
+            return None
+        return self.type_of_definition(Symbol(alias.path, theirs[position]), depth + 1)
+
     def _declares_inline_type(self, symbol: Symbol, d, span=None) -> bool:
         """Whether the type written for a definition (or ``span``, its return type) is an object
         type of its own (`opts: {id: string}`): the properties declared in it are then the
@@ -421,6 +443,10 @@ class TypeInference:
             return self.type_of_annotation(symbol, d.returns_span, d.returns, depth + 1)
         if d.value is not None:
             return self.infer(symbol.path, d.value, depth + 1)
+        if d.kind == "parameter" and d.container >= 0 and not d.type_span:
+            typed = self._parameter_of_declared_function(symbol, d, depth)
+            if typed is not None:
+                return typed
         if d.kind == "parameter" and view.spec.infer_parameters_from_calls:
             return self._type_from_callers(symbol, depth)
         return None
