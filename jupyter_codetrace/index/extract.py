@@ -40,7 +40,7 @@ _DEFINITION_FIELDS = {
     "definition.entered": "entered", "definition.pattern": "pattern", "definition.unpacked": "unpacked",
     "definition.type_arguments": "type_arguments", "definition.qualifier": "qualifier",
     "definition.extends": "extends", "definition.implements": "implements",
-    "definition.alternative": "alternatives",
+    "definition.alternative": "alternatives", "definition.callback": "callback",
     "declaration": "declaration", "hoist": "hoist", "definition.promoted": "promoted",
 }
 _DEFINITION_LISTS = ("extends", "implements", "alternatives")
@@ -520,6 +520,8 @@ class _Extraction:
                 if raw.get(field) is not None:
                     token = self._token(raw[field])
                     d.value = (kind, token) if token is not None else None
+            if d.value is None and raw.get("callback") is not None:   # `each(rows, (row) => …)`
+                d.value = self._callback_parameter(raw["node"], raw["callback"])
             if raw.get("pattern") is not None:  # `a, (b, *c) = v`, `for k, v in pairs`
                 base = self._token(raw["unpacked"]) if raw.get("unpacked") is not None else d.value
                 d.value = self._unpacked(raw["pattern"], raw["name"], base) if base is not None else None
@@ -929,6 +931,23 @@ class _Extraction:
                 scope.globals += (name,)
             else:
                 scope.nonlocals += (name,)
+
+    def _callback_parameter(self, parameter, call):
+        """``("a", call token, k, j)``: ``parameter`` is parameter j of the function passed as
+        argument k of ``call`` (resolution gives it what the callee's parameter k takes)."""
+        holder = parameter.parent
+        if holder is None or holder.parent is None:
+            return None
+        if holder.parent.parent is not None and _same(holder.parent.parent.parent, call):
+            function, j = holder.parent, _position(holder, parameter)   # `(row) => …`
+        else:
+            function, j = holder, 0                                       # `row => …`
+        arguments = function.parent
+        if arguments is None or not _same(arguments.parent, call):
+            return None
+        token = self._call_map.get((call.start_byte, call.end_byte))
+        k = _position(arguments, function)
+        return ("a", token, k, j) if token is not None and token[0] == "c" and k is not None and j is not None else None
 
     def _own_inline_types(self, span: tuple[int, int], index: int) -> None:
         """An object type written in a declaration's type (`opts: {id: string}`, `rows: {pos:
@@ -1355,3 +1374,14 @@ def _clean_comment(text: str) -> str:
             line = line[1:].strip() if not line.startswith("*/") else ""
         lines.append(line)
     return "\n".join(lines).strip()
+
+
+def _same(node, other) -> bool:
+    return node is not None and (node.start_byte, node.end_byte) == (other.start_byte, other.end_byte)
+
+
+def _position(parent, child) -> int | None:
+    """Where ``child`` is among the named children of ``parent`` (comments left out)."""
+    span = (child.start_byte, child.end_byte)
+    named = [c for c in parent.named_children if not c.is_extra]
+    return next((k for k, c in enumerate(named) if (c.start_byte, c.end_byte) == span), None)

@@ -563,6 +563,15 @@
       (rest_pattern (identifier) @name @definition.variable)])])
 
 ; ---- parameters ---------------------------------------------------------------------------
+;
+; A parameter written without a type, of a function passed to a call, takes the type the callee's
+; parameter declares for it (`each(rows, (row) => row.id)` of `each(rows: Row[], fn: (row: Row)
+; => void)`): the call, and the positions (index/extract.py).
+(call_expression
+  arguments: (arguments [
+    (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter))
+    (arrow_function parameter: (identifier) @name @definition.parameter)
+    (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter))])) @definition.callback
 ; A callback's first parameter is an item of the array it is called over
 ; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …; what a `Promise<User>` gives
 ; `.then`): merged into the parameter.

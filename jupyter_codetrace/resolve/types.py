@@ -89,6 +89,8 @@ class TypeInference:
                 return self.type_of_definition(parameter, depth + 1) if parameter is not None else None
             if token[0] in ("e", "k", "i", "x", "d"):
                 return InferredType("builtin") if token[0] in ("e", "k") else None  # a literal container; value flow's
+            if token[0] == "a":  # a parameter of a function passed to a call: what the callee says it takes
+                return self._callback_parameter(path, token[1], token[2], token[3], depth + 1)
             if token[0] == "g":  # `load<User>(url)`: a generic call, with the type it was given
                 call = token[1]
                 typed = self._generic_return(path, call[1], token[2], depth + 1) if call[0] == "c" else None
@@ -365,6 +367,13 @@ class TypeInference:
             function = next((c for c in (self.class_member(function, name) for name in view.spec.constructor_names)
                              if c is not None), None)
             d = self.definition(function)
+        params = self._parameter_list(function)
+        return params[position] if params is not None and position < len(params) else None
+
+    def _parameter_list(self, function: Symbol) -> list[Symbol] | None:
+        """The parameters a call of ``function`` passes its arguments to: a function's, or those
+        of a value's function type (written inline, or the alias it names)."""
+        d = self.definition(function)
         if d is None or not (d.kind in _CALLABLE_KINDS or d.kind in _VALUE_KINDS):
             return None  # a function, or a value of function type (its parameters are in its type)
         inside = self._parameters_inside(function)
@@ -388,7 +397,17 @@ class TypeInference:
                   if not any(defs[j].start_byte <= defs[i].start_byte < defs[j].end_byte for j in params[:k])]
         if params and defs[params[0]].name in view.spec.self_names and d.kind in ("method", "constructor"):
             params = params[1:]
-        return Symbol(function.path, params[position]) if position < len(params) else None
+        return [Symbol(function.path, i) for i in params]
+
+    def _callback_parameter(self, path: str, call, position: int, index: int, depth: int) -> InferredType | None:
+        """`each(rows, (row) => row.id)` of `each(rows: Row[], fn: (row: Row) => void)`: parameter
+        ``index`` of the function passed as argument ``position`` of ``call`` has the type the
+        callee's parameter declares for it (TypeScript's contextual typing)."""
+        outer = self.parameter_at(path, call, position)
+        params = self._parameter_list(outer) if outer is not None else None
+        if not params or index >= len(params):
+            return None
+        return self.type_of_definition(params[index], depth + 1)
 
     def _parameters_inside(self, symbol: Symbol) -> list[int]:
         """The parameters written inside a definition (a property or alias of function type has
