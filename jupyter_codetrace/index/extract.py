@@ -40,7 +40,7 @@ _DEFINITION_FIELDS = {
     "definition.entered": "entered", "definition.pattern": "pattern", "definition.unpacked": "unpacked",
     "definition.type_arguments": "type_arguments", "definition.qualifier": "qualifier",
     "definition.extends": "extends", "definition.implements": "implements",
-    "definition.alternative": "alternatives", "definition.callback": "callback",
+    "definition.alternative": "alternatives", "definition.callback": "callback", "definition.keyed": "keyed",
     "declaration": "declaration", "hoist": "hoist", "definition.promoted": "promoted",
 }
 _DEFINITION_LISTS = ("extends", "implements", "alternatives")
@@ -522,6 +522,8 @@ class _Extraction:
                     d.value = (kind, token) if token is not None else None
             if d.value is None and raw.get("callback") is not None:   # `each(rows, (row) => …)`
                 d.value = self._callback_parameter(raw["node"], raw["callback"])
+            if d.value is None and raw.get("keyed") is not None:   # `{onDone: (count) => …}` of a typed literal
+                d.value = self._keyed_parameter(raw["node"], raw["keyed"])
             if raw.get("pattern") is not None:  # `a, (b, *c) = v`, `for k, v in pairs`
                 base = self._token(raw["unpacked"]) if raw.get("unpacked") is not None else d.value
                 d.value = self._unpacked(raw["pattern"], raw["name"], base) if base is not None else None
@@ -935,19 +937,35 @@ class _Extraction:
     def _callback_parameter(self, parameter, call):
         """``("a", call token, k, j)``: ``parameter`` is parameter j of the function passed as
         argument k of ``call`` (resolution gives it what the callee's parameter k takes)."""
-        holder = parameter.parent
-        if holder is None or holder.parent is None:
-            return None
-        if holder.parent.parent is not None and _same(holder.parent.parent.parent, call):
-            function, j = holder.parent, _position(holder, parameter)   # `(row) => …`
-        else:
-            function, j = holder, 0                                       # `row => …`
-        arguments = function.parent
-        if arguments is None or not _same(arguments.parent, call):
+        function, j = self._function_in(parameter, call, 2)
+        if function is None:
             return None
         token = self._call_map.get((call.start_byte, call.end_byte))
-        k = _position(arguments, function)
+        k = _position(function.parent, function)
         return ("a", token, k, j) if token is not None and token[0] == "c" and k is not None and j is not None else None
+
+    def _keyed_parameter(self, parameter, pair):
+        """``("m", key, j)``: ``parameter`` is parameter j of the function a literal's key is given
+        (`{onDone: (count, last) => …}`); where the key names a member of a declared type, the
+        parameter takes what that member's function type says (resolve/types.py)."""
+        function, j = self._function_in(parameter, pair, 1)
+        key = pair.child_by_field_name("key")
+        index = self._expr_map.get((key.start_byte, key.end_byte)) if function is not None and key is not None else None
+        return ("m", index, j) if index is not None and j is not None else None
+
+    @staticmethod
+    def _function_in(parameter, context, up: int):
+        """The function ``parameter`` is written in, when that function stands ``up`` levels below
+        ``context``, and the parameter's position: `a => …` (the function's one parameter) or
+        `(a, b) => …` (its place in the list)."""
+        holder = parameter.parent
+        for function in (holder, holder.parent if holder is not None else None):
+            node = function
+            for _ in range(up):
+                node = node.parent if node is not None else None
+            if node is not None and _same(node, context):
+                return function, 0 if function is holder else _position(holder, parameter)
+        return None, None
 
     def _own_inline_types(self, span: tuple[int, int], index: int) -> None:
         """An object type written in a declaration's type (`opts: {id: string}`, `rows: {pos:

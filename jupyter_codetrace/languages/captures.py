@@ -56,6 +56,7 @@ CAPTURES: dict[str, str] = {
     "definition.extends": "a base class / extended type expression (one per match)",
     "definition.alternative": "one member of a union type alias (`type R = A | B`): members of R are looked up in A, then B",
     "definition.implements": "an implemented interface expression (one per match)",
+    "definition.keyed": "the `key: value` pair of an object literal whose value is the function the definition is a parameter of: where the key names a member of a declared type, the parameter takes what that member's function type says (`{onDone: (count) => …}`)",
     "definition.callback": "the call a function is passed to, of which the definition is a parameter: it takes the type the callee's parameter declares for it (`each(rows, (row) => …)`)",
     "definition.item": "what a loop variable takes its items from (`for x in ITEMS`): its value is an item of that",
     "definition.pattern": "the destructuring pattern a name is bound in (`a, (b, *c) = …`, `for k, v in …`): its position there picks its value from the item's or the assigned value's items",

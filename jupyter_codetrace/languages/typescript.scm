@@ -572,6 +572,15 @@
     (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter))
     (arrow_function parameter: (identifier) @name @definition.parameter)
     (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter))])) @definition.callback
+; … and so does one of a function given to a key of an object literal whose type is declared
+; (`apexAuthRedirect({ getRedirectPath: (ctx, team) => team.url })`, `const h: Handlers = { onDone:
+; (count) => … }`): the key names the member whose function type says it.
+(pair
+  key: (property_identifier)
+  value: [
+    (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter))
+    (arrow_function parameter: (identifier) @name @definition.parameter)
+    (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter))]) @definition.keyed
 ; A callback's first parameter is an item of the array it is called over
 ; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …; what a `Promise<User>` gives
 ; `.then`): merged into the parameter.

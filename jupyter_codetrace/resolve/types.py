@@ -91,6 +91,11 @@ class TypeInference:
                 return InferredType("builtin") if token[0] in ("e", "k") else None  # a literal container; value flow's
             if token[0] == "a":  # a parameter of a function passed to a call: what the callee says it takes
                 return self._callback_parameter(path, token[1], token[2], token[3], depth + 1)
+            if token[0] == "m":  # a parameter of a function given to a key: what the key's member says
+                found = self.resolve_reference(path, token[1])
+                member = found.target if found.status == "found" and found.kind != "name-only" else None
+                params = self._parameter_list(member) if member is not None and not member.is_module else None
+                return self.type_of_definition(params[token[2]], depth + 1) if params and token[2] < len(params) else None
             if token[0] == "g":  # `load<User>(url)`: a generic call, with the type it was given
                 call = token[1]
                 typed = self._generic_return(path, call[1], token[2], depth + 1) if call[0] == "c" else None
