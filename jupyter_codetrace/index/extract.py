@@ -709,7 +709,9 @@ class _Extraction:
                 defs.append(replace(d, kind="property", scope=-1, container=defs[d.container].container, default=None))
                 kept_raw.append({**raw, "value": None})
         if spec.doc_comment_prefixes and comments:
-            self._attach_doc_comments(defs, comments)
+            for d in self._attach_doc_comments(defs, comments):   # after all others: indexes stay
+                defs.append(d)
+                kept_raw.append({"kind": d.kind})
         if self._waiting:
             self._hoisted_members(defs)
         self._raw_definitions = kept_raw
@@ -820,7 +822,10 @@ class _Extraction:
                     break
                 s += 1
 
-    def _attach_doc_comments(self, defs: list[Definition], comments: list) -> None:
+    def _attach_doc_comments(self, defs: list[Definition], comments: list) -> list[Definition]:
+        """Doc comments to the definitions below them, and the types and members they declare;
+        returns the definitions they make (the members a JSDoc documents: ``_doc_members``)."""
+        made: list[Definition] = []
         by_end_row: dict[int, object] = {}
         for c in comments:
             by_end_row[c.end_point[0]] = c
@@ -856,6 +861,32 @@ class _Extraction:
                 if doc_types is not None:
                     for comment, text in nodes:
                         self._take_doc_types(d, parameters.get(index, ()), defs, comment, text, doc_types(text))
+                        if self.spec.doc_members is not None and parameters.get(index):
+                            made += self._doc_members(parameters[index], defs, comment, text, made)
+        return made
+
+    def _doc_members(self, params, defs: list[Definition], comment, text: str, made: list) -> list[Definition]:
+        """`@param {Boolean} [options.mask=false]`: a property `mask` of the parameter `options`,
+        defined where the comment names it (TypeScript reads a JavaScript file's JSDoc so)."""
+        found: list[Definition] = []
+        taken = {(d.container, d.name) for d in made}
+        for parameter, member, at, type_start, type_end in self.spec.doc_members(text):
+            owner = next((i for i in params if defs[i].name == parameter), None)
+            if owner is None or (owner, member) in taken:
+                continue
+            taken.add((owner, member))
+            start = comment.start_byte + len(text[:at].encode())
+            row = comment.start_point[0] + text.count("\n", 0, at)
+            column = self.lines.column(row, start - self.lines.line_start(row))
+            d = Definition(member, "property", row + 1, column, row + 1, column + len(member), row + 1,
+                           start, start + len(member.encode()), start)
+            d.container, d.scope = owner, -1   # the parameter's member: it binds no name
+            d.type = _collapse(text[type_start:type_end])
+            d.type_span = (comment.start_byte + len(text[:type_start].encode()),
+                           comment.start_byte + len(text[:type_end].encode()))
+            d.signature = d.type
+            found.append(d)
+        return found
 
     def _blank_row(self, row: int) -> bool:
         start = self.lines.line_start(row)

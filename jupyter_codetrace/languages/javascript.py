@@ -56,6 +56,16 @@ def doc_type_name(written: str) -> str | None:
     return name if re.fullmatch(r"[A-Za-z_$][\w$]*", name) else None
 
 
+_DOC_MEMBER = re.compile(
+    r"@(?:param|arg|argument)\s*\{([^{}]+)\}\s*\[?\s*([A-Za-z_$][\w$]*)\.([A-Za-z_$][\w$]*)")
+
+
+def doc_members(comment: str) -> list[tuple[str, str, int, int, int]]:
+    """Members of a parameter a JSDoc comment documents (`@param {Boolean} [options.mask=false]`):
+    (parameter, member, where the member's name starts in ``comment``, start and end of its type)."""
+    return [(m.group(2), m.group(3), m.start(3), m.start(1), m.end(1)) for m in _DOC_MEMBER.finditer(comment)]
+
+
 def doc_types(comment: str) -> list[tuple[str, str | None, int, int]]:
     """The types a JSDoc comment gives, as TypeScript reads them in a JavaScript file: (tag,
     parameter name or None, start, end of the type's text in ``comment``); tag is ``param``,
@@ -91,6 +101,7 @@ SPEC = LanguageSpec(
     members_assigned_to_objects=True,
     doc_types=doc_types,
     doc_type_name=doc_type_name,
+    doc_members=doc_members,
     doc_imports=doc_imports,
     module_object_names=frozenset({"exports", "module.exports"}),
 )

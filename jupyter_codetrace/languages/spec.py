@@ -176,6 +176,10 @@ class LanguageSpec:
     doc_imports: Callable[[str], list] | None = field(default=None, compare=False, hash=False)
     # … and the one class such a type names (`Option[]` → `Option`), or None.
     doc_type_name: Callable[[str], str | None] | None = field(default=None, compare=False, hash=False)
+    # … and the members of a parameter it documents (`@param {Boolean} [options.mask]`): (parameter,
+    # member, where the member's name starts, where its type starts and ends); each is a property of
+    # that parameter, defined where the comment names it.
+    doc_members: Callable[[str], list] | None = field(default=None, compare=False, hash=False)
     # TypeScript: the type parameter a declared type gives back, alone or in a built-in wrapper
     # (`T`, `Promise<T>`, `T[]`, `T | undefined` → "T"), else None: a generic function declared to
     # return it gives what its call's type argument, or the argument its parameter typed by it, is.

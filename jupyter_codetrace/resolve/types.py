@@ -231,7 +231,8 @@ class TypeInference:
         view = self.view(symbol.path)
         defs = view.facts.definitions
         start, end = span or d.type_span
-        return any(start <= defs[i].start_byte < end
+        documented = d.kind == "parameter"   # (its members a JSDoc documents: `[options.mask]`)
+        return any(start <= defs[i].start_byte < end or documented and defs[i].scope < 0
                    for indices in view.members.get(symbol.index, {}).values() for i in indices)
 
     def _generic_return(self, path: str, call: int, given, depth: int) -> InferredType | None:
