@@ -979,9 +979,13 @@ class _Extraction:
         """``("m", key, j)``: ``parameter`` is parameter j of the function a literal's key is given
         (`{onDone: (count, last) => …}`); where the key names a member of a declared type, the
         parameter takes what that member's function type says (resolve/types.py)."""
-        function, j = self._function_in(parameter, pair, 1)
-        key = pair.child_by_field_name("key")
-        index = self._expr_map.get((key.start_byte, key.end_byte)) if function is not None and key is not None else None
+        holder = parameter.parent
+        if holder is not None and _same(holder.parent, pair):   # `{ find(id) {…} }`: a method shorthand
+            j, key = _position(holder, parameter), pair.child_by_field_name("name")
+        else:
+            function, j = self._function_in(parameter, pair, 1)
+            key = pair.child_by_field_name("key") if function is not None else None
+        index = self._expr_map.get((key.start_byte, key.end_byte)) if key is not None else None
         return ("m", index, j) if index is not None and j is not None else None
 
     @staticmethod

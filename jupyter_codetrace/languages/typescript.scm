@@ -581,6 +581,10 @@
     (arrow_function parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter))
     (arrow_function parameter: (identifier) @name @definition.parameter)
     (function_expression parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter))]) @definition.keyed
+(object
+  (method_definition
+    name: (property_identifier)
+    parameters: (formal_parameters (required_parameter pattern: (identifier) @name !type) @definition.parameter)) @definition.keyed)
 ; A callback's first parameter is an item of the array it is called over
 ; (`users.map((u) => u.name)`, `.forEach`, `.filter`, `.find`, …; what a `Promise<User>` gives
 ; `.then`): merged into the parameter.
@@ -1033,6 +1037,11 @@
 (variable_declarator
   type: (type_annotation)
   value: (object (pair key: (property_identifier) @reference)) @receiver.literal)
+; … and so do its method shorthands (`const repo: Repo = { find(id) {…} }`, also passed as an argument)
+(variable_declarator
+  type: (type_annotation)
+  value: (object (method_definition name: (property_identifier) @reference)) @receiver.literal)
+(arguments (object (method_definition name: (property_identifier) @reference)) @receiver.literal)
 (ternary_expression consequence: [(object (pair key: (property_identifier) @reference)) @receiver.literal
    (parenthesized_expression (object (pair key: (property_identifier) @reference)) @receiver.literal)])
 (ternary_expression alternative: [(object (pair key: (property_identifier) @reference)) @receiver.literal
