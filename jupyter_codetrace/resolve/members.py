@@ -75,8 +75,8 @@ class MemberLookup:
         for klass in self.mro(cls)[1 if skip_self else 0:]:
             view = self.view(klass.path)
             indices = view.members.get(klass.index, {}).get(name) if view else None
-            owner = self.definition(klass)
-            if indices and view.spec.members_assigned_to_objects and owner.kind in ("function", "method"):
+            owner = self.definition(klass) if indices and view.spec.members_assigned_to_objects else None
+            if owner is not None and owner.kind in ("function", "method"):
                 # a function: what was given to it, and what its written return type declares
                 # (`(): {id: string}`), not its locals (a variable's are what was given to it and
                 # what its written type declares: `opts: {id: string}`)

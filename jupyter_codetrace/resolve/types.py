@@ -166,13 +166,8 @@ class TypeInference:
                 if (typed is None or typed.kind == "builtin") and d.kind in ("function", "method") \
                         and self._declares_inline_type(target, d, d.returns_span):
                     return InferredType("instance", target)   # `(): {result: R}`: the properties it declares
-                if typed is not None and typed.symbol is not None and ref.receiver not in (False, None) \
-                        and depth < _MAX_DEPTH // 2:
-                    # `get(id): T` of `class Store<T>`, called on an `AuthStore extends Store<Team>`
-                    bound = self._bound_type_parameter(path, ref.receiver, typed.symbol, depth + 1)
-                    if bound is not None:
-                        return bound
-                return typed
+                # `get(id): T` of `class Store<T>`, called on an `AuthStore extends Store<Team>`
+                return self._bound_through(path, ref, typed, depth)
             if d.kind in _CALLABLE_KINDS and d.returned and kind == "c":
                 # no declared return type: what its `return` statements give
                 for returned in d.returned[:4]:
@@ -194,7 +189,11 @@ class TypeInference:
                     if f is not None and f.returns_span and f.kind in _CALLABLE_KINDS:
                         return self.type_of_annotation(function, f.returns_span, f.returns, depth + 1)
             return None
-        typed = self.type_of_definition(target, depth + 1)
+        return self._bound_through(path, ref, self.type_of_definition(target, depth + 1), depth)
+
+    def _bound_through(self, path: str, ref, typed: InferredType | None, depth: int) -> InferredType | None:
+        """``typed``, or, when it is a type parameter of the class of the member ``ref`` reads,
+        what the receiver's class binds it to (``_bound_type_parameter``)."""
         if typed is not None and typed.symbol is not None and ref.receiver not in (False, None) \
                 and depth < _MAX_DEPTH // 2:
             bound = self._bound_type_parameter(path, ref.receiver, typed.symbol, depth + 1)
@@ -216,9 +215,7 @@ class TypeInference:
         a = self.definition(alias) if alias is not None else None
         if a is None or a.kind != "type" or symbol.index not in own:
             return None
-        inside = self._parameters_inside(alias)
-        defs = self.view(alias.path).facts.definitions
-        theirs = [i for i in inside if defs[i].scope == defs[inside[0]].scope] if inside else []
+        theirs = self._written_parameters(alias)
         position = own.index(symbol.index)
         if position >= len(theirs):
             return None
@@ -396,14 +393,20 @@ class TypeInference:
                 function, d = typed.symbol, self.definition(typed.symbol)
                 inside = self._parameters_inside(function)
         view = self.view(function.path)
-        defs = view.facts.definitions
-        params = [i for i in inside if defs[i].scope == defs[inside[0]].scope] if inside else []
-        # the names a destructured parameter binds are inside it: one position for them all
-        params = [i for k, i in enumerate(params)
-                  if not any(defs[j].start_byte <= defs[i].start_byte < defs[j].end_byte for j in params[:k])]
-        if params and defs[params[0]].name in view.spec.self_names and d.kind in ("method", "constructor"):
+        params = self._written_parameters(function, inside)
+        if params and view.facts.definitions[params[0]].name in view.spec.self_names and d.kind in ("method", "constructor"):
             params = params[1:]
         return [Symbol(function.path, i) for i in params]
+
+    def _written_parameters(self, function: Symbol, inside: list[int] | None = None) -> list[int]:
+        """The parameters written in a definition (``inside``: ``_parameters_inside``), one for each
+        position: those of a parameter's own function type, and the names a destructured parameter
+        binds, are not."""
+        inside = self._parameters_inside(function) if inside is None else inside
+        defs = self.view(function.path).facts.definitions
+        params = [i for i in inside if defs[i].scope == defs[inside[0]].scope] if inside else []
+        return [i for k, i in enumerate(params)
+                if not any(defs[j].start_byte <= defs[i].start_byte < defs[j].end_byte for j in params[:k])]
 
     def _callback_parameter(self, path: str, call, position: int, index: int, depth: int) -> InferredType | None:
         """`each(rows, (row) => row.id)` of `each(rows: Row[], fn: (row: Row) => void)`: parameter
