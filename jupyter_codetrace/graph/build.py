@@ -906,7 +906,7 @@ def _folder_and_parent(path: str) -> tuple[str, str]:
     return folder, _folder(folder) if folder else ""
 
 
-_COMPOSITE = ("o", "e", "s", "u", "w", "k", "i", "d", "g")   # _token_name: not a reference's index
+_COMPOSITE = ("o", "e", "s", "u", "w", "k", "i", "d", "g", "t")   # _token_name: not a reference's index
 
 
 def _token_name(refs, token) -> tuple:
@@ -929,7 +929,7 @@ def _token_name(refs, token) -> tuple:
             out.append((token[0], len(token) - 1))
             stack.extend(reversed(token[1:]))
         elif not isinstance(token, tuple) or len(token) != 2 or not isinstance(token[1], int) \
-                or token[0] in ("i", "d") or not 0 <= token[1] < len(refs):
+                or token[0] in ("i", "d", "t") or not 0 <= token[1] < len(refs):
             out.append((token,))
         else:
             ref = refs[token[1]]

@@ -1124,10 +1124,25 @@ class _Extraction:
             return token
         declared = self._declared.get((node.start_byte, node.end_byte)) if node is not None else None
         if declared is not None:  # a value with a declared type: that type, and its own value
+            owner = self._inline_type_owner(declared)
+            if owner is not None:   # `({ user }: { user: User })`: the type written there, its definition's
+                return ("t", owner)
             index = self._type_name_in(declared)
             if index is not None:
                 return ("o", ("n", index), token) if token is not None else ("n", index)
         return token
+
+    def _inline_type_owner(self, type_node) -> int | None:
+        """The definition an object type written inline belongs to (``_own_inline_types``), when
+        ``type_node`` is one."""
+        span = (type_node.start_byte, type_node.end_byte)
+        i = bisect_left(self._scope_starts, span[0])
+        scopes = self.facts.scopes
+        while i < len(scopes) and scopes[i].start_byte == span[0]:
+            if scopes[i].end_byte == span[1] and scopes[i].kind == "class" and scopes[i].owner >= 0:
+                return scopes[i].owner
+            i += 1
+        return None
 
     def _type_name_in(self, type_node) -> int | None:
         """The reference naming a written type: itself, else (`T | undefined`, `Promise<T>`) the

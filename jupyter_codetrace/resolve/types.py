@@ -87,6 +87,8 @@ class TypeInference:
             if token[0] == "p":  # an argument without a value of its own: the parameter's declared type
                 parameter = self.parameter_at(path, token[1], token[2])
                 return self.type_of_definition(parameter, depth + 1) if parameter is not None else None
+            if token[0] == "t":  # an object type written inline: its definition's (`{ user }: { user: User }`)
+                return InferredType("instance", Symbol(path, token[1]))
             if token[0] in ("e", "k", "i", "x", "d"):
                 return InferredType("builtin") if token[0] in ("e", "k") else None  # a literal container; value flow's
             if token[0] == "a":  # a parameter of a function passed to a call: what the callee says it takes
