@@ -290,9 +290,15 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
                                                 text[:_CONTEXT_CHARS], resolution, cell)
 
     refs = facts.references
-    for i in _references_named(resolver, path, facts, name):
+    named = _references_named(resolver, path, facts, name)
+    # a name bound once at the top: its bare reads all resolve alike, found once (not once a use)
+    alike = resolver.bare_reads(path, name) if len(named) > 1 else None
+    for i in named:
         ref = refs[i]
-        resolution = resolver.resolve_reference(path, i)
+        if alike is not None and ref.receiver is False and ref.usage != "type-ref":
+            resolution = alike
+        else:
+            resolution = resolver.resolve_reference(path, i)
         if resolution.status == "found" and resolution.kind != "name-only" and \
                 _same(ctx, resolution.target, members):
             add(ref.line, ref.column, ref.usage, resolution.kind, ref.start_byte)

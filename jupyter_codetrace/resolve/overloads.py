@@ -27,17 +27,11 @@ class OverloadChoice:
         view = self.view(path)
         if view is None or not view.spec.overloads_by_arity or view.facts.references[ref_index].usage != "call":
             return found
-        place = self.view(target.path)
-        if place is None or not place.spec.overloads_by_arity:
-            return found
-        defs = place.facts.definitions
-        d = defs[target.index]
-        if d.kind not in _CALLABLE_KINDS:
-            return found
-        siblings = [i for i, o in enumerate(defs)
-                    if o.name == d.name and o.container == d.container and o.kind == d.kind]
+        siblings = self.overloads(target)
         if len(siblings) < 2:
             return found
+        place = self.view(target.path)
+        defs = place.facts.definitions
         if place.spec.overload_signature_is_definition:
             # TypeScript: a call is checked against the overload signatures only, never against
             # the implementation's own (`post(path, userOrOpts?, opts?)` is not callable as such)
@@ -49,6 +43,18 @@ class OverloadChoice:
         if not fitting or target.index in fitting:
             return found
         return dataclasses.replace(found, target=Symbol(target.path, fitting[0]))
+
+    def overloads(self, target: Symbol) -> list[int]:
+        """The definitions a call resolved to ``target`` may be moved among (its overloads, itself
+        one of them); none when ``target`` is not a callable of an overloading language."""
+        place = self.view(target.path)
+        if place is None or not place.spec.overloads_by_arity or target.index < 0:
+            return []
+        defs = place.facts.definitions
+        d = defs[target.index]
+        if d.kind not in _CALLABLE_KINDS:
+            return []
+        return [i for i, o in enumerate(defs) if o.name == d.name and o.container == d.container and o.kind == d.kind]
 
     def _argument_count(self, path: str, ref_index: int) -> int | None:
         """How many arguments the call of reference ``ref_index`` passes (None: a spread)."""

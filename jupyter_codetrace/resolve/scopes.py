@@ -65,6 +65,38 @@ class ScopeLookup:
             return Resolution("builtin")
         return self.name_only(name, path, members=False)
 
+    def bare_reads(self, path: str, name: str) -> Resolution | None:
+        """What every bare read of ``name`` in the file resolves to (a read not through a
+        receiver, not as a type), when that cannot depend on where it is: the file binds the
+        name exactly once, at its top level, and nothing between a use and the top can answer
+        first (an inner star import, a class's implicit members), nor a call choose among
+        overloads. None
+        otherwise. find_references of a name used everywhere (a module: `os`, 10,000 reads in
+        700 files) resolves it once a file instead of once a use."""
+        view = self.view(path)
+        if view is None:
+            return None
+        spec = view.spec
+        if spec.implicit_members or spec.namespace_members_visible \
+                or name in spec.this_keywords or name in spec.super_names \
+                or any(scope != 0 for scope in view.stars):
+            return None
+        facts = view.facts
+        scopes = facts.definition_column("scope")
+        bindings = [(scopes[i], i) for i in view.named(name) if scopes[i] >= 0]
+        bindings += [(imp.scope, -1) for imp in facts.imports if imp.local == name and imp.kind != "star"]
+        if len(bindings) != 1 or bindings[0][0] != 0:
+            return None
+        entry = view.bindings.get(0, {}).get(name)
+        if entry is None or type(entry[0]) is not int:   # (one entry: no position chooses among several)
+            return None
+        found = self._binding(path, entry, 0, "scope")
+        if found.status == "found" and found.target is None:
+            return Resolution("not_found")
+        if spec.overloads_by_arity and found.status == "found" and len(self.overloads(found.target)) > 1:
+            return None   # a call takes the overload its arguments fit: each is resolved
+        return found
+
     def _binding(self, path: str, binding: tuple, depth: int, kind: str) -> Resolution:
         _, what, index, _ = binding
         if what == "d":

@@ -99,3 +99,59 @@ def test_overriders_found_up_from_their_declarations_equal_those_found_down_from
     assert {m: f for m, f in families[True].items() if f != families[False][m]} == {}
     if name in ("python_app", "ts_app", "java_app", "cpp_app"):
         assert any(families[True].values()), "the fixture has overrides"
+
+
+def _top_level_symbols(project) -> list[Symbol]:
+    """Every definition bound at a file's top level, and every module: what other files import."""
+    resolver = project._context.fresh()
+    found = []
+    for path in sorted(resolver.index.files()):
+        view = resolver.view(path)
+        found += [Symbol(path, i) for i, d in enumerate(view.facts.definitions if view else ()) if d.scope == 0]
+        found.append(Symbol(path, -1))
+    return found
+
+
+@pytest.mark.parametrize("name", ["python_app", "py_flow", "graph_py", "demo", "ts_app", "ts_esm", "js_app",
+                                  "go_app", "rust_app", "java_app"])
+def test_bare_reads_resolved_once_a_file_answer_as_each_resolved(copy_fixture, tmp_path, name, monkeypatch):
+    # Resolver.bare_reads: a name bound once at a file's top gives each bare read of it there
+    # the same answer, so find_references takes it once a file; never a different answer.
+    with Project(copy_fixture(name), cache_dir=tmp_path / "cache") as project:
+        targets = _top_level_symbols(project)
+        used = []
+        real = type(project._context.resolver).bare_reads
+
+        def counted(self, path, name):
+            found = real(self, path, name)
+            used.append(found is not None)
+            return found
+
+        monkeypatch.setattr(type(project._context.resolver), "bare_reads", counted)
+        shortcut = {t: _answer(project, t) for t in targets}
+        monkeypatch.setattr(type(project._context.resolver), "bare_reads", lambda *args: None)
+        full = {t: _answer(project, t) for t in targets}
+    assert [t for t in targets if shortcut[t] != full[t]] == []
+    if name in ("python_app", "demo", "js_app", "ts_esm"):
+        assert any(used), "the fixture reads some imported name more than once in a file"
+
+
+def test_bare_reads_answer_only_a_name_bound_once_at_the_top(tmp_path):
+    (tmp_path / "lib.py").write_text("def helper():\n    return 1\n", encoding="utf-8")
+    (tmp_path / "once.py").write_text(
+        "from lib import helper\n\n\ndef a():\n    return helper()\n\n\nclass B:\n    def b(self):\n"
+        "        return helper() + helper()\n", encoding="utf-8")
+    (tmp_path / "twice.py").write_text(
+        "from lib import helper\n\n\ndef a():\n    helper = len\n    return helper()\n\n\nprint(helper())\n",
+        encoding="utf-8")
+    (tmp_path / "rebound.py").write_text("from lib import helper\nhelper = print\nhelper()\nhelper()\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        resolver = project._context.fresh()
+        once = resolver.bare_reads("once.py", "helper")
+        assert once.status == "found" and once.target == Symbol("lib.py", 0)
+        assert resolver.bare_reads("twice.py", "helper") is None     # a function binds it again
+        assert resolver.bare_reads("rebound.py", "helper") is None   # bound twice at the top
+        found = project.find_references("helper", "lib.py", 1, 5).to_dict()
+        lines = sorted((r["file"], r["line"]) for r in found["references"])
+        assert ("once.py", 5) in lines and ("once.py", 10) in lines and ("twice.py", 9) in lines
+        assert ("twice.py", 6) not in lines and ("rebound.py", 3) not in lines
