@@ -11,7 +11,7 @@ import time
 from collections import OrderedDict
 
 from ..errors import InvalidRequest
-from ..resolve.resolver import CLASS_KINDS, Symbol
+from ..resolve.resolver import CLASS_KINDS, Resolution, Symbol
 from ..results import Location, Reference, ReferencesResult
 from .context import QueryContext, validate_flag, validate_position, validate_symbol
 from .definition import _CALLABLE, _declaration, _implementation, binding_at, locate
@@ -293,10 +293,22 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
     named = _references_named(resolver, path, facts, name)
     # a name bound once at the top: its bare reads all resolve alike, found once (not once a use)
     alike = resolver.bare_reads(path, name) if len(named) > 1 else None
+    # `self.name`, `parser.name`: one answer for the reads through one receiver name in one scope
+    # where that name has one binding and one type (Resolver.read_alike_in)
+    through: dict[tuple[str, int], Resolution | None] = {}
     for i in named:
         ref = refs[i]
-        if alike is not None and ref.receiver is False and ref.usage != "type-ref":
+        receiver = ref.receiver
+        if alike is not None and receiver is False and ref.usage != "type-ref":
             resolution = alike
+        elif type(receiver) is tuple and len(receiver) == 2 and receiver[0] == "r" and len(named) > 1:
+            held = refs[receiver[1]]
+            key = (held.name, held.scope)
+            resolution = through.get(key) if held.receiver is False else None
+            if resolution is None:
+                resolution = resolver.resolve_reference(path, i)
+                if held.receiver is False and key not in through:
+                    through[key] = resolution if _alike_through(resolver, path, held, resolution) else None
         else:
             resolution = resolver.resolve_reference(path, i)
         if resolution.status == "found" and resolution.kind != "name-only" and \
@@ -347,6 +359,15 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
             if via is not None:
                 re_exports.append({"file": path, "exported_as": name, "from": via.module, "line": via.line})
     return aliases
+
+
+def _alike_through(resolver, path: str, held, resolution: Resolution) -> bool:
+    """Whether the other reads of the same member through receiver ``held``'s name, in its scope,
+    have ``resolution`` too: the receiver resolves alike there, and no overload is chosen per call."""
+    if not resolver.read_alike_in(path, held.scope, held.name):
+        return False
+    target = resolution.target if resolution.status == "found" else None
+    return target is None or target.is_module or len(resolver.overloads(target)) < 2
 
 
 def _references_named(resolver, path: str, facts, name: str) -> list[int]:

@@ -97,6 +97,31 @@ class ScopeLookup:
             return None   # a call takes the overload its arguments fit: each is resolved
         return found
 
+    def read_alike_in(self, path: str, scope: int, name: str) -> bool:
+        """Whether every bare read of ``name`` written in scope ``scope`` (not in a scope inside
+        it) resolves alike, and gives a value of one type, wherever it is: the scope that binds it
+        binds it once (no position chooses among bindings), no star import or class's implicit
+        members can answer first, and no test narrows its type somewhere (``isinstance``,
+        ``instanceof``). A receiver read so (`self`, `parser`) has one type in that scope, so
+        each member read through it does too: find_references resolves one of them."""
+        view = self.view(path)
+        if view is None:
+            return False
+        facts, spec = view.facts, view.spec
+        if spec.implicit_members or spec.namespace_members_visible or name in spec.this_keywords \
+                or name in spec.super_names or any(narrowed == name for narrowed, *_ in facts.narrowings):
+            return False
+        s = scope
+        while s >= 0:
+            sc = facts.scopes[s]
+            if name in sc.globals or name in sc.nonlocals or view.stars.get(s):
+                return False
+            entries = view.bindings.get(s, {}).get(name)
+            if entries:
+                return type(entries[0]) is int
+            s = sc.parent if s > 0 else -1
+        return True   # bound nowhere in the file: another file's, a built-in (not a position's)
+
     def _binding(self, path: str, binding: tuple, depth: int, kind: str) -> Resolution:
         _, what, index, _ = binding
         if what == "d":

@@ -101,39 +101,53 @@ def test_overriders_found_up_from_their_declarations_equal_those_found_down_from
         assert any(families[True].values()), "the fixture has overrides"
 
 
-def _top_level_symbols(project) -> list[Symbol]:
-    """Every definition bound at a file's top level, and every module: what other files import."""
+def _shared_symbols(project) -> list[Symbol]:
+    """Every definition other files can reach (top-level names, members), and every module."""
     resolver = project._context.fresh()
     found = []
     for path in sorted(resolver.index.files()):
         view = resolver.view(path)
-        found += [Symbol(path, i) for i, d in enumerate(view.facts.definitions if view else ()) if d.scope == 0]
+        for i in range(len(view.facts.definitions) if view else 0):
+            if not references._function_local(resolver, {Symbol(path, i)}, path):
+                found.append(Symbol(path, i))
         found.append(Symbol(path, -1))
     return found
 
 
 @pytest.mark.parametrize("name", ["python_app", "py_flow", "graph_py", "demo", "ts_app", "ts_esm", "js_app",
                                   "go_app", "rust_app", "java_app"])
-def test_bare_reads_resolved_once_a_file_answer_as_each_resolved(copy_fixture, tmp_path, name, monkeypatch):
-    # Resolver.bare_reads: a name bound once at a file's top gives each bare read of it there
-    # the same answer, so find_references takes it once a file; never a different answer.
+def test_reads_resolved_once_a_file_or_a_receiver_answer_as_each_resolved(copy_fixture, tmp_path, name, monkeypatch):
+    # A name bound once at a file's top gives each bare read of it there the same answer
+    # (Resolver.bare_reads), and a member read through a receiver name bound once in a scope the
+    # same as its other reads there (_alike_through): find_references takes each such answer
+    # once; never a different answer than resolving every use.
     with Project(copy_fixture(name), cache_dir=tmp_path / "cache") as project:
-        targets = _top_level_symbols(project)
-        used = []
-        real = type(project._context.resolver).bare_reads
+        targets = _shared_symbols(project)
+        used = {"bare": [], "through": []}
+        resolver_type = type(project._context.resolver)
+        bare, through = resolver_type.bare_reads, references._alike_through
 
-        def counted(self, path, name):
-            found = real(self, path, name)
-            used.append(found is not None)
+        def counted_bare(self, path, name):
+            found = bare(self, path, name)
+            used["bare"].append(found is not None)
             return found
 
-        monkeypatch.setattr(type(project._context.resolver), "bare_reads", counted)
+        def counted_through(*args):
+            found = through(*args)
+            used["through"].append(found)
+            return found
+
+        monkeypatch.setattr(resolver_type, "bare_reads", counted_bare)
+        monkeypatch.setattr(references, "_alike_through", counted_through)
         shortcut = {t: _answer(project, t) for t in targets}
-        monkeypatch.setattr(type(project._context.resolver), "bare_reads", lambda *args: None)
+        monkeypatch.setattr(resolver_type, "bare_reads", lambda *args: None)
+        monkeypatch.setattr(references, "_alike_through", lambda *args: False)
         full = {t: _answer(project, t) for t in targets}
     assert [t for t in targets if shortcut[t] != full[t]] == []
     if name in ("python_app", "demo", "js_app", "ts_esm"):
-        assert any(used), "the fixture reads some imported name more than once in a file"
+        assert any(used["bare"]), "the fixture reads some imported name more than once in a file"
+    if name in ("python_app", "demo", "ts_app", "js_app"):
+        assert any(used["through"]), "the fixture reads a member twice through one receiver"
 
 
 def test_bare_reads_answer_only_a_name_bound_once_at_the_top(tmp_path):
@@ -155,3 +169,28 @@ def test_bare_reads_answer_only_a_name_bound_once_at_the_top(tmp_path):
         lines = sorted((r["file"], r["line"]) for r in found["references"])
         assert ("once.py", 5) in lines and ("once.py", 10) in lines and ("twice.py", 9) in lines
         assert ("twice.py", 6) not in lines and ("rebound.py", 3) not in lines
+
+
+def test_member_reads_through_a_rebound_or_narrowed_receiver_are_each_resolved(tmp_path):
+    (tmp_path / "shapes.py").write_text(
+        "class Circle:\n    def area(self):\n        return 3\n\n\nclass Square:\n    def area(self):\n        return 4\n",
+        encoding="utf-8")
+    (tmp_path / "use.py").write_text(
+        "from shapes import Circle, Square\n\n\ndef rebound():\n    piece = Circle()\n    piece.area()\n"
+        "    piece = Square()\n    piece.area()\n\n\ndef narrowed(shape, other):\n    other.area()\n"
+        "    if isinstance(shape, Square):\n        shape.area()\n    shape.area()\n\n\n"
+        "def once():\n    circle = Circle()\n    circle.area()\n    return circle.area()\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        resolver = project._context.fresh()
+        refs = resolver.view("use.py").facts.references
+        scope_of = {r.line: r.scope for r in refs if r.name in ("piece", "shape", "circle")}
+        assert not resolver.read_alike_in("use.py", scope_of[6], "piece")    # bound twice
+        assert not resolver.read_alike_in("use.py", scope_of[14], "shape")   # narrowed by isinstance
+        assert resolver.read_alike_in("use.py", scope_of[20], "circle")
+        circle = sorted((r["file"], r["line"]) for r in
+                        project.find_references("area", "shapes.py", 2, 9).to_dict()["references"])
+        square = sorted((r["file"], r["line"]) for r in
+                        project.find_references("area", "shapes.py", 7, 9).to_dict()["references"])
+    assert ("use.py", 6) in circle and ("use.py", 8) not in circle and ("use.py", 8) in square
+    assert ("use.py", 14) in square and ("use.py", 14) not in circle
+    assert ("use.py", 20) in circle and ("use.py", 21) in circle
