@@ -36,7 +36,7 @@ sys.path.insert(1, str(Path(__file__).resolve().parent.parent))
 from jupyter_codetrace import Project  # noqa: E402
 from jupyter_codetrace.facts import (Export, FileFacts, Import, Scope, StoredReferences,  # noqa: E402
                                      _call_arguments_in, _definitions_from_columns)
-from jupyter_codetrace.index.encoding import decode, encode, gc_paused  # noqa: E402
+from jupyter_codetrace.index.encoding import _decompressed, decode, encode, gc_paused  # noqa: E402
 from jupyter_codetrace.index.store import checksum  # noqa: E402
 
 SKIP_DIRS = {"site-packages", "dist-packages", "__pycache__", "node_modules", ".git", ".venv", "venv", "dist",
@@ -112,7 +112,7 @@ def load_facts(db: sqlite3.Connection, paths: list[str], build, pause_gc: bool) 
     query = "SELECT language, digest, facts, facts_sum FROM files WHERE path = ?"
     for path in paths:
         language, digest, blob, expected = db.execute(query, (path,)).fetchone()
-        if build is None or build is zlib.decompress:
+        if build is None or build is _decompressed:
             kept.append(blob if build is None else build(blob))
             continue
         if checksum(path, language, digest, blob) != expected:
@@ -215,12 +215,13 @@ def main() -> None:
         sizes[name] = {"facts_bytes": facts_bytes, "names_bytes": names_bytes,
                        "facts_bytes_per_file": round(facts_bytes / len(paths)),
                        "names_bytes_per_file": round(names_bytes / len(paths)),
-                       "facts_raw_bytes": sum(len(zlib.decompress(b)) for (b,) in db.execute("SELECT facts FROM files")),
+                       "facts_raw_bytes": sum(len(zlib.decompress(b) if name == "pickle" else _decompressed(b))
+                                             for (b,) in db.execute("SELECT facts FROM files")),
                        "store_file_bytes": stores[name].stat().st_size}
 
     variants = {   # name: (store, build, pause the collector)
         "floor: SELECT, no decoding": ("msgpack", None, False),
-        "SELECT + zlib.decompress (info)": ("msgpack", zlib.decompress, False),
+        "SELECT + decompress (info)": ("msgpack", _decompressed, False),
         "pickle (before)": ("pickle", lambda b: pickle_from_rows(pickle_decode(b)), False),
         "msgpack, collector on": ("msgpack", lambda b: FileFacts.from_rows(decode(b)), False),
         "msgpack, collector paused (shipped)": ("msgpack", lambda b: FileFacts.from_rows(decode(b)), True),

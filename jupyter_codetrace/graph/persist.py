@@ -40,7 +40,7 @@ __all__ = ["GraphStore", "engine_version"]
 _PACKAGE = Path(__file__).resolve().parent.parent
 # Code whose change can change a file's graph part.
 _ENGINE_SOURCES = ("graph", "resolve", "languages", "nesting.py", "facts.py", "index/extract.py",
-                   "queries/definition.py")
+                   "index/encoding.py", "queries/definition.py")
 
 
 def engine_version(extra: str = "") -> str:

@@ -89,7 +89,8 @@ def _index_version() -> str:
     package = os.path.dirname(os.path.dirname(__file__))
     # what shapes the stored facts and places: a change to any makes a new store
     for module in (os.path.join(os.path.dirname(__file__), "extract.py"), os.path.join(package, "facts.py"),
-                   os.path.join(package, "places.py"), os.path.join(package, "nesting.py")):
+                   os.path.join(package, "places.py"), os.path.join(package, "nesting.py"),
+                   os.path.join(os.path.dirname(__file__), "encoding.py")):
         with open(module, "rb") as handle:
             digest.update(handle.read())
     return f"{INDEXER_VERSION}-{grammar_version()}-{digest.hexdigest()[:16]}"
@@ -188,7 +189,7 @@ class _Summary:
         """The names used as a blob of the sorted names, not compressed (as the graph's store
         keeps them): the one held while still encoded."""
         held = self.encoded("used")
-        if type(held) is bytes and not _compressed(held):
+        if type(held) is bytes:
             return held
         return encode(tuple(sorted(self.used)), compress=False)
 
@@ -208,7 +209,7 @@ class _Summary:
     def used(self) -> frozenset:
         used = self.encoded("used")
         if type(used) is bytes:
-            used = self._used = frozenset(map(intern, _names_in(used, compressed=_compressed(used))))
+            used = self._used = frozenset(map(intern, _names_in(used, compressed=False)))
         return used
 
     def _role_maps(self) -> tuple[dict, dict, frozenset]:
@@ -265,12 +266,6 @@ class _StoredNames:
         index = self._index()
         if index is not None and (only is not None or not self.done):
             index._read_stored_names(self, only)
-
-
-def _compressed(blob: bytes) -> bool:
-    """Whether a name set's blob is zlib's (the names used, as written before session 33) rather
-    than a msgpack array (0x90-0x9f, 0xdc, 0xdd): a zlib stream starts with 0x78."""
-    return blob[:1] == b"\x78"
 
 
 def _names_in(blob: bytes, compressed: bool = True) -> tuple[str, ...]:
@@ -1246,14 +1241,14 @@ class _FilesByName:
     def _haystack(self):
         """Every summary's encoded set as one bytes (a file's set from ``starts[k]``, its path
         ``paths[k]``), searched in one pass instead of a loop over 1,788 summaries (4.4 ms a name
-        on the stdlib); the summaries with no encoded set at hand (compressed, or decoded) are
+        on the stdlib); the summaries with no encoded set at hand (decoded already) are
         ``others``. Made again after any change (``added``, ``removed``)."""
         if self._blobs is None:
             field, parts, starts, paths, others, at = self._field, [], [], [], [], 0
             # a copy: the first read of stored names may mend a damaged file's summary meanwhile
             for path, summary in list(self._summaries.items()):
                 names = summary.encoded(field)
-                if type(names) is bytes and not _compressed(names):
+                if type(names) is bytes:
                     parts.append(names)
                     starts.append(at)
                     paths.append(path)

@@ -14,6 +14,7 @@ import pickle
 import zlib
 from pathlib import Path
 
+import lz4.block
 import msgpack
 import pytest
 
@@ -264,19 +265,22 @@ def test_decoding_is_exact_about_types():
 
 
 def _packed(obj) -> bytes:
-    return zlib.compress(msgpack.packb(obj, use_bin_type=True))
+    return lz4.block.compress(msgpack.packb(obj, use_bin_type=True))
 
 
 @pytest.mark.parametrize("blob", [
-    b"", b"not zlib at all", zlib.compress(b""), zlib.compress(b"\xc1"),              # empty, not msgpack
-    zlib.compress(b"\x93\x01\x02"),                                                    # truncated array
-    _packed((1, 2))[:-1], zlib.compress(msgpack.packb((1, 2)) + b"\x01"),               # cut, trailing data
+    b"", b"not lz4 at all", lz4.block.compress(b""), lz4.block.compress(b"\xc1"),    # empty, not msgpack
+    lz4.block.compress(b"\x93\x01\x02"),                                              # truncated array
+    _packed((1, 2))[:-1], lz4.block.compress(msgpack.packb((1, 2)) + b"\x01"),         # cut, trailing data
     _packed({"path": "a.py"}), _packed((1, {2: 3})),                                 # maps are never written
     _packed(msgpack.ExtType(9, b"x")), _packed(msgpack.ExtType(1, b"12a")), _packed(msgpack.ExtType(1, b"")),
     _packed(msgpack.ExtType(1, b"\xd9\xa0")),                                          # non-ASCII digits
-    zlib.compress(b"\x91" * 100_000),                                                   # nested past the stack
-    zlib.compress(b"\xdd\xff\xff\xff\xff"),                                             # an array claiming 4G items
-    zlib.compress(b"\x81\xa1a\x01"),
+    lz4.block.compress(b"\x91" * 100_000),                                             # nested past the stack
+    lz4.block.compress(b"\xdd\xff\xff\xff\xff"),                                       # an array claiming 4G items
+    lz4.block.compress(b"\x81\xa1a\x01"),
+    zlib.compress(msgpack.packb((1, 2))),                                             # the old stores' zlib
+    b"\xff\xff\xff\x7f" + lz4.block.compress(b"\x90")[4:],                              # claims 2 GB from 6 bytes
+    (1000).to_bytes(4, "little") + lz4.block.compress(b"\x90")[4:],                     # a size it does not have
 ], ids=lambda b: b[:12].hex())
 def test_malformed_blobs_are_refused(blob: bytes):
     with pytest.raises(DecodeError):

@@ -77,23 +77,6 @@ def test_a_name_written_inside_another_name_is_not_found_there(tmp_path):
     assert index.defined_in.get("âab") == {"inside.py"}
 
 
-def test_names_used_written_compressed_by_an_earlier_version_are_still_found(tmp_path):
-    from jupyter_codetrace.index.indexer import _Summary
-    from jupyter_codetrace.index.store import encode
-
-    (tmp_path / "a.py").write_text("import math\nprint(math.pi)\n")
-    index = Project(tmp_path, cache_dir=tmp_path / ".cache")._context.index
-    index.refresh()
-    summary = index._summaries["a.py"]
-    assert type(summary._used) is bytes and summary._used[:1] != b"\x78"   # written as it is searched
-    old = encode(sorted(summary.used))   # compressed, as before
-    index._summaries["a.py"] = _Summary(summary.record, (summary._defined, summary._roles, old), summary.definitions,
-                                        summary.references, summary.lines, summary.warnings, summary.has_errors)
-    index._used_in = None
-    assert index.used_in.get("math") == {"a.py"} and index.used_in.get("pi") == {"a.py"}
-    assert index.used_in.get("nothing") is None
-
-
 def test_once_a_quarter_of_the_sets_are_decoded_a_name_is_not_searched_for(tmp_path):
     """A decoded set is searched in Python, one summary at a time: past a quarter of them the
     table is inverted instead (an edited project's sets are mostly decoded by then)."""
