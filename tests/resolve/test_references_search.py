@@ -194,3 +194,27 @@ def test_member_reads_through_a_rebound_or_narrowed_receiver_are_each_resolved(t
     assert ("use.py", 6) in circle and ("use.py", 8) not in circle and ("use.py", 8) in square
     assert ("use.py", 14) in square and ("use.py", 14) not in circle
     assert ("use.py", 20) in circle and ("use.py", 21) in circle
+
+
+def test_a_line_start_is_counted_from_an_offset_on_or_above_it():
+    data = b"a\nbb\n\nccc\nd"
+    lines = data.split(b"\n")
+    for before in range(len(data) + 1):
+        first = data.count(b"\n", 0, before) + 1
+        for line in range(1, len(lines) + 2):
+            found = references._line_start(data, line, before)
+            if line < first or line > len(lines):
+                assert found is None, (line, before)
+            else:
+                assert data[found:].split(b"\n")[0] == lines[line - 1], (line, before)
+
+
+def test_an_import_written_over_several_lines_shows_the_line_that_names_it(tmp_path):
+    (tmp_path / "lib.py").write_text("def helper():\n    return 1\n\n\ndef other():\n    return 2\n", encoding="utf-8")
+    (tmp_path / "use.py").write_text("import os\nfrom lib import (\n    other,\n    helper as aid,\n)\n\n\n"
+                                     "def f():\n    return aid()\n", encoding="utf-8")
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        found = project.find_references("helper", "lib.py", 1, 5).to_dict()["references"]
+    shown = {(r["file"], r["line"], r["usage"]): r["context"] for r in found}
+    assert shown[("use.py", 4, "import")] == "helper as aid,"
+    assert shown[("use.py", 9, "call")] == "return aid()"
