@@ -269,6 +269,7 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
         return []
     facts = view.facts
     test = ctx.is_test(path)
+    notebook = path.endswith(".ipynb")
     lines = data = None
     aliases: list[str] = []
 
@@ -289,7 +290,7 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
             if lines is None:
                 lines = ctx.source_lines(path)
             text = lines[line - 1].strip() if 0 < line <= len(lines) else ""
-        cell, shown_line = ctx.cell_position(path, line)
+        cell, shown_line = ctx.cell_position(path, line) if notebook else (None, line)
         found[(path, line, column)] = Reference(path, shown_line, column, usage, test,
                                                 text[:_CONTEXT_CHARS], resolution, cell)
 
@@ -300,6 +301,7 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
     # `self.name`, `parser.name`: one answer for the reads through one receiver name in one scope
     # where that name has one binding and one type (Resolver.read_alike_in)
     through: dict[tuple[str, int], Resolution | None] = {}
+    last, kept = None, False
     for i in named:
         ref = refs[i]
         receiver = ref.receiver
@@ -315,8 +317,11 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
                     through[key] = resolution if _alike_through(resolver, path, held, resolution) else None
         else:
             resolution = resolver.resolve_reference(path, i)
-        if resolution.status == "found" and resolution.kind != "name-only" and \
-                _same(ctx, resolution.target, members):
+        if resolution is not last:   # (equal answers are one object: most uses repeat the last one's)
+            last = resolution
+            kept = resolution.status == "found" and resolution.kind != "name-only" and \
+                _same(ctx, resolution.target, members)
+        if kept:
             add(ref.line, ref.column, ref.usage, resolution.kind, ref.start_byte)
     for i, token in facts.shorthand_keys:  # `{percent}`: also the member percent of the literal's type
         ref = facts.references[i]
