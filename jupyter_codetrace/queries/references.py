@@ -518,10 +518,13 @@ def _subclasses(resolver, base: Symbol) -> list[Symbol]:
             view = resolver.view(path)
             if view is None:
                 continue
-            for i, sub in enumerate(view.facts.definitions):
-                if sub.kind not in CLASS_KINDS or not (sub.extends or sub.implements):
+            # read as columns: a file naming the base is not made into definitions to find its classes
+            column = view.facts.definition_column
+            extends, implements = column("extends"), column("implements")
+            for i, kind in enumerate(column("kind")):
+                if kind not in CLASS_KINDS or not (extends[i] or implements[i]):
                     continue
-                for token in sub.extends + sub.implements:
+                for token in extends[i] + implements[i]:
                     typed = resolver.infer(path, token, 1)
                     if typed is not None and typed.symbol == base:
                         found.append(Symbol(path, i))

@@ -176,9 +176,10 @@ class MemberLookup:
             if view is None or view.facts.language not in ("typescript", "tsx"):
                 continue
             defs = view.facts.definitions
-            for i, d in enumerate(defs):
+            for i in view.named(type_name):   # (not every definition of the file made and compared)
+                d = defs[i]
                 outer = d.container
-                if d.name != type_name or d.kind != "interface" or not 0 <= outer < len(defs) \
+                if d.kind != "interface" or not 0 <= outer < len(defs) \
                         or defs[outer].kind != "namespace" or not defs[outer].name.startswith((".", "/")):
                     continue
                 if cls.path not in self.modules.resolve(defs[outer].name, path, view.facts.language):

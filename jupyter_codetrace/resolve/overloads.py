@@ -54,7 +54,9 @@ class OverloadChoice:
         d = defs[target.index]
         if d.kind not in _CALLABLE_KINDS:
             return []
-        return [i for i, o in enumerate(defs) if o.name == d.name and o.container == d.container and o.kind == d.kind]
+        # the file's definitions of that name (an index kept per file), not every definition of
+        # the file made and compared: a call into a 5,000-definition file scanned them all
+        return [i for i in place.named(d.name) if defs[i].container == d.container and defs[i].kind == d.kind]
 
     def _argument_count(self, path: str, ref_index: int) -> int | None:
         """How many arguments the call of reference ``ref_index`` passes (None: a spread)."""
