@@ -706,10 +706,11 @@ class CodeGraph:
         for path in paths:
             if not _implicit_language(resolver, path):
                 continue
-            defs = resolver.view(path).facts.definitions
+            view = resolver.view(path)
+            defs = view.facts.definitions
             for i, d in enumerate(defs):
                 if d.kind == "interface":
-                    interfaces[Symbol(path, i)] = {m.name for m in defs if m.container == i and m.kind != "parameter"}
+                    interfaces[Symbol(path, i)] = set(view.members.get(i, {}))   # (its members' names)
                 elif d.kind == "method" and isinstance(d.qualifier, tuple) and len(d.qualifier) == 2:
                     owner = resolver.resolve_reference(path, d.qualifier[1])
                     if owner.status == "found" and owner.target is not None and not owner.target.is_module:

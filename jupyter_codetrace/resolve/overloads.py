@@ -39,7 +39,7 @@ class OverloadChoice:
         count = self._argument_count(path, ref_index)
         if count is None:
             return found
-        fitting = [i for i in siblings if self._takes(place.facts, i, count, place.spec.arity_of)]
+        fitting = [i for i in siblings if self._takes(place, i, count)]
         if not fitting or target.index in fitting:
             return found
         return dataclasses.replace(found, target=Symbol(target.path, fitting[0]))
@@ -70,12 +70,13 @@ class OverloadChoice:
         return counts.get(ref_index, 0)
 
     @staticmethod
-    def _takes(facts, index: int, count: int, arity_of=None) -> bool:
-        defs = facts.definitions
-        if arity_of is not None:   # TypeScript: optional and rest parameters, read from the signature
-            arity = arity_of(defs[index].signature or "")
+    def _takes(view, index: int, count: int) -> bool:
+        """Whether definition ``index`` of ``view``'s file can be called with ``count`` arguments."""
+        signature = view.facts.definitions[index].signature or ""
+        if view.spec.arity_of is not None:   # TypeScript: optional and rest parameters, read from the signature
+            arity = view.spec.arity_of(signature)
             return arity is None or arity[0] <= count and (arity[1] is None or count <= arity[1])
-        params = [p for p in defs[index + 1:] if p.kind == "parameter" and p.container == index]
-        if "..." in (defs[index].signature or ""):
-            return count >= len(params) - 1
-        return count == len(params)
+        params = len(view.parameters_of(index))
+        if "..." in signature:
+            return count >= params - 1
+        return count == params
