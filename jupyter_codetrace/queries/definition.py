@@ -411,8 +411,10 @@ def _parameter_of_call(ctx: QueryContext, path: str, callee_line: int, before: s
     if function is None:
         return None
     view = resolver.view(function.path)
-    for i, p in enumerate(view.facts.definitions):
-        if p.kind == "parameter" and p.name == name and p.container == function.index:
+    defs = view.facts.definitions
+    for i in view.named(name):
+        p = defs[i]
+        if p.kind == "parameter" and p.container == function.index:
             return Located(Resolution("found", Symbol(function.path, i), found.kind), "read", line, column)
     return None
 
@@ -424,8 +426,10 @@ def _overload_signature(ctx: QueryContext, target: Symbol) -> Symbol | None:
     d = ctx.resolver.definition(target)
     if d is None or view is None or not view.spec.overload_signature_is_definition or d.kind not in _CALLABLE:
         return None
-    for i, other in enumerate(view.facts.definitions):
-        if i != target.index and other.declaration and other.name == d.name and other.scope == d.scope \
+    defs = view.facts.definitions
+    for i in view.named(d.name):   # (a file's definitions of the name: not every one made and compared)
+        other = defs[i]
+        if i != target.index and other.declaration and other.scope == d.scope \
                 and other.container == d.container and other.kind == d.kind and other.start_byte < d.start_byte:
             return Symbol(target.path, i)
     return None
@@ -440,8 +444,9 @@ def _chosen_overload(ctx: QueryContext, target: Symbol) -> bool:
             or not view.spec.overloads_by_arity:
         return False
     # one of the signatures of a body in the same file (a `.d.ts` signature leads to its code)
-    return any(not other.declaration and other.name == d.name and other.container == d.container
-               and other.kind == d.kind for other in view.facts.definitions)
+    defs = view.facts.definitions
+    return any(not defs[i].declaration and defs[i].container == d.container and defs[i].kind == d.kind
+               for i in view.named(d.name))
 
 
 def _implementation(ctx: QueryContext, target: Symbol) -> Symbol:
@@ -449,9 +454,12 @@ def _implementation(ctx: QueryContext, target: Symbol) -> Symbol:
     d = ctx.resolver.definition(target)
     if d is None or not d.declaration:
         return target
-    for i, other in enumerate(ctx.resolver.view(target.path).facts.definitions):
-        if other.name == d.name and other.scope == d.scope and other.container == d.container \
-                and not other.declaration and other.kind == d.kind:
+    view = ctx.resolver.view(target.path)
+    defs = view.facts.definitions
+    for i in view.named(d.name):   # (every use of a TypeScript overload asks: not each definition made)
+        other = defs[i]
+        if other.scope == d.scope and other.container == d.container and not other.declaration \
+                and other.kind == d.kind:
             return Symbol(target.path, i)
     return _in_counterparts(ctx, target, want_declaration=False) or target
 
@@ -521,9 +529,11 @@ def _declaration(ctx: QueryContext, target: Symbol) -> Symbol | None:
         return None
     if d.declaration:
         return _first_overload(ctx, target)
-    defs = resolver.view(target.path).facts.definitions
-    for i, other in enumerate(defs):
-        if other.name == d.name and other.declaration and other.scope == d.scope and other.container == d.container:
+    view = resolver.view(target.path)
+    defs = view.facts.definitions
+    for i in view.named(d.name):
+        other = defs[i]
+        if other.declaration and other.scope == d.scope and other.container == d.container:
             return Symbol(target.path, i)
     for stub_suffix, source_suffix in ((".pyi", ".py"), (".d.ts", ".ts"), (".h", ".c"), (".hpp", ".cpp")):
         if target.path.endswith(source_suffix):
@@ -566,8 +576,11 @@ def _qualifier(ctx: QueryContext, path: str, d) -> str | None:
 
 def _first_overload(ctx: QueryContext, target: Symbol) -> Symbol:
     d = ctx.resolver.definition(target)
-    for i, other in enumerate(ctx.resolver.view(target.path).facts.definitions):
-        if other.name == d.name and other.declaration and other.scope == d.scope and other.container == d.container:
+    view = ctx.resolver.view(target.path)
+    defs = view.facts.definitions
+    for i in view.named(d.name):
+        other = defs[i]
+        if other.declaration and other.scope == d.scope and other.container == d.container:
             return Symbol(target.path, i)
     return target
 
@@ -579,8 +592,9 @@ def _same_path_in(ctx: QueryContext, path: str, names: tuple[str, ...]) -> Symbo
     container = -1
     found = None
     for name in names:
-        found = next((i for i, d in enumerate(view.facts.definitions)
-                      if d.name == name and d.container == container and d.kind != "parameter"), None)
+        defs = view.facts.definitions
+        found = next((i for i in view.named(name) if defs[i].container == container and defs[i].kind != "parameter"),
+                     None)
         if found is None:
             return None
         container = found
