@@ -564,10 +564,12 @@ def _find_outside_base_siblings(resolver, top: Symbol, limit: int) -> list[Symbo
             other = resolver.view(path)
             if other is None:
                 continue
-            for i, sub in enumerate(other.facts.definitions):
-                if sub.kind not in CLASS_KINDS or Symbol(path, i) == top or len(siblings) >= limit:
+            column = other.facts.definition_column   # (classes found in the columns: none made to look)
+            extends = column("extends")
+            for i, kind in enumerate(column("kind")):
+                if kind not in CLASS_KINDS or Symbol(path, i) == top or len(siblings) >= limit:
                     continue
-                for token in sub.extends:
+                for token in extends[i]:
                     if isinstance(token, tuple) and len(token) == 2 and token[0] == "r" \
                             and other.facts.references[token[1]].name == name \
                             and resolver.resolve_reference(path, token[1]).status != "found":
