@@ -424,9 +424,7 @@ class TypeInference:
         """The parameters written inside a definition (a property or alias of function type has
         them in its type: `get: (url: string, options?: Options) => R`)."""
         d = self.definition(symbol)
-        defs = self.view(symbol.path).facts.definitions
-        return [i for i in range(symbol.index + 1, len(defs))
-                if defs[i].kind == "parameter" and d.start_byte <= defs[i].start_byte < d.end_byte]
+        return self.view(symbol.path).parameters_within(d.start_byte, d.end_byte, symbol.index)
 
     def type_of_definition(self, symbol: Symbol, depth: int = 0) -> InferredType | None:
         # asked again for every read of a variable, attribute or parameter whose members are used
