@@ -702,10 +702,11 @@ def describe(ctx: QueryContext, target: Symbol, symbol: str, mode: str = "defini
         stub_view = resolver.view(typed.path)
         sd = stub_view.facts.definitions[typed.index]
         d_signature, returns = sd.signature, sd.returns or d.returns
+        stub_defs = stub_view.facts.definitions
         parameters = tuple(
             {"name": p.name, "type": p.type, "default": p.default}
-            for p in stub_view.facts.definitions if p.kind == "parameter" and sd.own_scope >= 0
-            and p.scope == sd.own_scope) or parameters
+            for p in map(stub_defs.__getitem__, stub_view.parameters(sd.own_scope) if sd.own_scope >= 0 else ())
+        ) or parameters
     else:
         d_signature, returns = d.signature, d.returns
     return DefinitionResult(
