@@ -83,9 +83,16 @@ class ImportLookup:
                    for e in exports)
 
     def module_member(self, module_path: str, name: str, depth: int = 0, star: bool = False) -> Resolution:
-        """``name`` as seen by an importer of the module at ``module_path``."""
+        """``name`` as seen by an importer of the module at ``module_path``. Kept for the
+        generation (``settled``): a barrel's exports were searched again, and its `export *`
+        chains followed again, for every import and every candidate file of find_references."""
         if depth > _MAX_DEPTH:
+            self._partial += 1   # a re-export cycle cut short: no answer on the way is kept
             return Resolution("not_found")
+        return self.settled(("module_member", module_path, name, star),
+                            lambda: self._module_member(module_path, name, depth, star))
+
+    def _module_member(self, module_path: str, name: str, depth: int, star: bool) -> Resolution:
         if module_path.endswith("/"):  # a namespace package: only submodules
             return self._submodule(module_path.rstrip("/"), name)
         view = self.view(module_path)
