@@ -387,10 +387,7 @@ def _line_start(data: bytes, line: int, before: int) -> int | None:
 def _alike_through(resolver, path: str, held, resolution: Resolution) -> bool:
     """Whether the other reads of the same member through receiver ``held``'s name, in its scope,
     have ``resolution`` too: the receiver resolves alike there, and no overload is chosen per call."""
-    if not resolver.read_alike_in(path, held.scope, held.name):
-        return False
-    target = resolution.target if resolution.status == "found" else None
-    return target is None or target.is_module or len(resolver.overloads(target)) < 2
+    return resolver.read_alike_in(path, held.scope, held.name) and not resolver.chooses_overload(resolution)
 
 
 def _references_named(resolver, path: str, facts, name: str) -> list[int]:

@@ -44,6 +44,11 @@ class OverloadChoice:
             return found
         return dataclasses.replace(found, target=Symbol(target.path, fitting[0]))
 
+    def chooses_overload(self, found: Resolution) -> bool:
+        """Whether a call resolved to ``found`` may be moved to another overload (by its
+        arguments): the same answer then cannot stand for every call of the name."""
+        return found.status == "found" and found.target is not None and len(self.overloads(found.target)) > 1
+
     def overloads(self, target: Symbol) -> list[int]:
         """The definitions a call resolved to ``target`` may be moved among (its overloads, itself
         one of them); none when ``target`` is not a callable of an overloading language."""

@@ -68,18 +68,12 @@ class ScopeLookup:
     def bare_reads(self, path: str, name: str) -> Resolution | None:
         """What every bare read of ``name`` in the file resolves to (a read not through a
         receiver, not as a type), when that cannot depend on where it is: the file binds the
-        name exactly once, at its top level, and nothing between a use and the top can answer
-        first (an inner star import, a class's implicit members), nor a call choose among
-        overloads. None
-        otherwise. find_references of a name used everywhere (a module: `os`, 10,000 reads in
-        700 files) resolves it once a file instead of once a use."""
+        name exactly once, at its top level, a read at the top resolves alike
+        (``read_alike_in``), no star import inside can answer first, and a call chooses no
+        overload. None otherwise. find_references of a name used everywhere (a module: `os`,
+        10,000 reads in 700 files) resolves it once a file instead of once a use."""
         view = self.view(path)
-        if view is None:
-            return None
-        spec = view.spec
-        if spec.implicit_members or spec.namespace_members_visible \
-                or name in spec.this_keywords or name in spec.super_names \
-                or any(scope != 0 for scope in view.stars):
+        if view is None or any(scope != 0 for scope in view.stars) or not self.read_alike_in(path, 0, name):
             return None
         facts = view.facts
         scopes = facts.definition_column("scope")
@@ -88,14 +82,12 @@ class ScopeLookup:
         if len(bindings) != 1 or bindings[0][0] != 0:
             return None
         entry = view.bindings.get(0, {}).get(name)
-        if entry is None or type(entry[0]) is not int:   # (one entry: no position chooses among several)
+        if entry is None:
             return None
         found = self._binding(path, entry, 0, "scope")
         if found.status == "found" and found.target is None:
             return Resolution("not_found")
-        if spec.overloads_by_arity and found.status == "found" and len(self.overloads(found.target)) > 1:
-            return None   # a call takes the overload its arguments fit: each is resolved
-        return found
+        return None if self.chooses_overload(found) else found
 
     def read_alike_in(self, path: str, scope: int, name: str) -> bool:
         """Whether every bare read of ``name`` written in scope ``scope`` (not in a scope inside

@@ -186,6 +186,15 @@ def test_a_graph_shared_among_children_lists_what_one_build_lists_in_its_order(r
             assert shared == _in_order(here)
 
 
+def _built_in_process(root, cache):
+    """``_as_walks_see_it`` of the graph built in this process, with no child."""
+    with pytest.MonkeyPatch.context() as patch:
+        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
+        with Project(root, cache_dir=cache) as project:
+            project.call_graph()
+            return _as_walks_see_it(project)
+
+
 def _as_walks_see_it(project: Project):
     """The graph as a query reads it: its nodes in order, and each node's attributes (in order)
     and out- and in-edges (keys and data) in the order walks list them; each file's nodes and
@@ -240,11 +249,7 @@ def test_the_shares_snapshots_merge_into_the_graph_one_process_builds(copy_fixtu
     assert shares == "2" and int(in_two) > 0 and done == "True"
     assert not read.exists()   # no child read the parts: the snapshot is the merged one
     assert not list((tmp_path / "cache").rglob("*.tmp"))   # the shares' snapshots are gone
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
-        with Project(root, cache_dir=tmp_path / "in-process") as project:
-            project.call_graph()
-            assert shared == _as_walks_see_it(project)
+    assert shared == _built_in_process(root, tmp_path / "in-process")
     with Project(root, cache_dir=tmp_path / "cache", workers=2) as again:   # as a restart reads it
         again.call_graph()
         assert _as_walks_see_it(again) == shared and again._context._code_graph.last_rebuilt == 0
@@ -270,11 +275,7 @@ def test_shares_whose_snapshots_do_not_merge_leave_it_to_the_parts(root, tmp_pat
         project.call_graph()
         assert _as_walks_see_it(project) == shared
     assert len(list(read.iterdir())) == 2
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
-        with Project(root, cache_dir=tmp_path / "in-process") as project:
-            project.call_graph()
-            assert shared == _as_walks_see_it(project)
+    assert shared == _built_in_process(root, tmp_path / "in-process")
 
 
 def test_shares_of_a_language_of_implicit_interfaces_are_not_merged(copy_fixture, tmp_path, graph_forks, monkeypatch):
@@ -288,11 +289,7 @@ def test_shares_of_a_language_of_implicit_interfaces_are_not_merged(copy_fixture
         shared = _as_walks_see_it(project)
         assert len(graph_forks) == 3 and len(list(read.iterdir())) == 1
         assert any(data["kind"] == "IMPLEMENTS" for _n, _a, out, _in in shared[0] for *_edge, data in out)
-    with pytest.MonkeyPatch.context() as patch:
-        patch.setattr(build, "CHILD_BUILD_FILES", 10**9)
-        with Project(root, cache_dir=tmp_path / "in-process") as project:
-            project.call_graph()
-            assert shared == _as_walks_see_it(project)
+    assert shared == _built_in_process(root, tmp_path / "in-process")
 
 
 def test_a_share_that_fails_leaves_the_build_to_one_child(root, tmp_path, graph_forks, monkeypatch):

@@ -14,14 +14,18 @@ from jupyter_codetrace.queries import references
 from jupyter_codetrace.resolve.resolver import Symbol
 
 
-def _locals(project) -> list[Symbol]:
+def _symbols(project, local: bool) -> list[Symbol]:
+    """The definitions bound inside a function body (``local``); else every other one (what other
+    files can reach: top-level names, members) and every module."""
     resolver = project._context.fresh()
     found = []
     for path in sorted(resolver.index.files()):
         view = resolver.view(path)
         for i in range(len(view.facts.definitions) if view else 0):
-            if references._function_local(resolver, {Symbol(path, i)}, path):
+            if references._function_local(resolver, {Symbol(path, i)}, path) == local:
                 found.append(Symbol(path, i))
+        if not local:
+            found.append(Symbol(path, -1))
     return found
 
 
@@ -38,7 +42,7 @@ def _answer(project, target: Symbol) -> dict:
                                   "c_app", "java_app", "elixir_app"])
 def test_a_local_is_found_only_in_its_own_file_as_by_a_full_search(copy_fixture, tmp_path, name, monkeypatch):
     with Project(copy_fixture(name), cache_dir=tmp_path / "cache") as project:
-        targets = _locals(project)
+        targets = _symbols(project, local=True)
         assert targets, "the fixture has function locals"
         shortcut = {t: _answer(project, t) for t in targets}
         monkeypatch.setattr(references, "_function_local", lambda *args: False)
@@ -101,19 +105,6 @@ def test_overriders_found_up_from_their_declarations_equal_those_found_down_from
         assert any(families[True].values()), "the fixture has overrides"
 
 
-def _shared_symbols(project) -> list[Symbol]:
-    """Every definition other files can reach (top-level names, members), and every module."""
-    resolver = project._context.fresh()
-    found = []
-    for path in sorted(resolver.index.files()):
-        view = resolver.view(path)
-        for i in range(len(view.facts.definitions) if view else 0):
-            if not references._function_local(resolver, {Symbol(path, i)}, path):
-                found.append(Symbol(path, i))
-        found.append(Symbol(path, -1))
-    return found
-
-
 @pytest.mark.parametrize("name", ["python_app", "py_flow", "graph_py", "demo", "ts_app", "ts_esm", "js_app",
                                   "go_app", "rust_app", "java_app"])
 def test_reads_resolved_once_a_file_or_a_receiver_answer_as_each_resolved(copy_fixture, tmp_path, name, monkeypatch):
@@ -122,7 +113,7 @@ def test_reads_resolved_once_a_file_or_a_receiver_answer_as_each_resolved(copy_f
     # same as its other reads there (_alike_through): find_references takes each such answer
     # once; never a different answer than resolving every use.
     with Project(copy_fixture(name), cache_dir=tmp_path / "cache") as project:
-        targets = _shared_symbols(project)
+        targets = _symbols(project, local=False)
         used = {"bare": [], "through": []}
         resolver_type = type(project._context.resolver)
         bare, through = resolver_type.bare_reads, references._alike_through
