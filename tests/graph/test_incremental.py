@@ -248,3 +248,34 @@ def test_a_reflow_keeps_the_answers_and_redoes_the_part_from_them(copy_fixture, 
         kept = project._context.resolver._resolved
         assert all(kept.get(key) is answer for key, answer in answers.items())
     _as_built_afresh(root, tmp_path, after)
+
+
+def test_saves_that_rename_and_remove_functions_leave_no_stale_node(copy_fixture, tmp_path):
+    """Each save is its own update, as in an editor: a function renamed, renamed again, then
+    removed with its callers' calls. After each, the graph's nodes and edges are those of a
+    fresh build: a node no file defines any more is gone from the graph itself (the prune after the first looks only
+    at the nodes those saves could have left behind)."""
+    root = copy_fixture("graph_py")
+    pricing = root / "shop/pricing.py"
+    key = lambda e: (e["source"], e["target"], e["kind"], e["file"], e["line"])  # noqa: E731
+    saves = [
+        lambda text: text.replace("round_price", "round_amount"),
+        lambda text: text.replace("round_amount", "to_cents"),
+        lambda text: text.replace("return to_cents(item.price)", "return item.price")
+                         .replace("return to_cents(amount * 1.2)", "return amount * 1.2")
+                         .replace("def to_cents(value):\n    return round(value, 2)\n", ""),
+    ]
+    with Project(root) as project:
+        project.call_graph()
+        for i, save in enumerate(saves):
+            _write(pricing, save(pricing.read_text()))
+            incremental = project.call_graph().to_dict()
+            with Project(root, cache_dir=tmp_path / f"fresh-{i}") as fresh:
+                rebuilt = fresh.call_graph().to_dict()
+            assert sorted(n["id"] for n in incremental["nodes"]) == sorted(n["id"] for n in rebuilt["nodes"]), i
+            assert sorted(map(key, incremental["edges"])) == sorted(map(key, rebuilt["edges"])), i
+            # answers leave out a node marked stale; the graph must not keep one either
+            kept = set(project._context._code_graph.graph.nodes)
+            assert kept == {n["id"] for n in rebuilt["nodes"]}, (i, kept ^ {n["id"] for n in rebuilt["nodes"]})
+        ids = {n["id"] for n in incremental["nodes"]}
+        assert not any(name in node for node in ids for name in ("round_price", "round_amount", "to_cents"))
