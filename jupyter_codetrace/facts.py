@@ -340,8 +340,8 @@ def _row(obj) -> tuple:
 
 
 class _StoredFacts(Sequence):
-    """What ``StoredDefinitions`` and ``StoredReferences`` share: a list of facts made when first
-    asked for (``_made``, None until then), equal to the list of them."""
+    """What ``StoredDefinitions`` and ``StoredReferences`` share: a list of facts made when asked
+    for (``StoredDefinitions`` keeps those it made in ``_made``), equal to the list of them."""
 
     __slots__ = ()
 
@@ -529,8 +529,8 @@ def _reference_columns(blob: bytes) -> tuple:
 
 
 class StoredReferences(_StoredFacts):
-    """A stored file's references, read from the cache's columns (``reference_blob``); each
-    ``Reference`` is made when first asked for.
+    """A stored file's references, read from the cache's columns (``reference_blob``); a
+    ``Reference`` is made each time one is asked for, and not kept.
 
     A file is loaded to resolve a few of its references — those of one name (find_references of
     ``assertEqual``: 34,000 uses in 700 files, 50 in a file of 600), the one at a position and
@@ -540,10 +540,15 @@ class StoredReferences(_StoredFacts):
     distinct ones in a project), numbers in arrays; ``FileFacts.reference_column`` reads one as
     it is (the names searched for one, the lines bisected for a position). Like the list it
     stands for, it is not changed once made. Its blob is not kept beside its columns (25 MB of
-    the stdlib's loaded files): ``blob`` encodes them again, into the same bytes."""
+    the stdlib's loaded files): ``blob`` encodes them again, into the same bytes.
 
-    __slots__ = ("names", "lines", "columns", "starts", "usages", "scopes", "containers",
-                 "receivers", "new", "_made")
+    Made references were kept once (resolution asks for some several times): they were the
+    largest table of a long-lived process — 62 MB of the stdlib's after 700 questions, a fresh int
+    for each line and offset — and making one again costs less than a tenth of resolving it (the
+    same 700 questions took as long; peak RSS 537 → 492 MB). A file whose every reference is read
+    many times over (the graph's build) holds them as a list instead (``hold_as_lists``)."""
+
+    __slots__ = ("names", "lines", "columns", "starts", "usages", "scopes", "containers", "receivers", "new")
 
     def __init__(self, blob: bytes):
         (names, self.lines, self.columns, self.starts, usages, self.scopes, self.containers, self.receivers,
@@ -551,7 +556,6 @@ class StoredReferences(_StoredFacts):
         intern = sys.intern   # a name or usage not a string: TypeError
         self.names = tuple(map(intern, names))
         self.usages = tuple(map(intern, usages))
-        self._made: list[Reference | None] = [None] * len(self.names)
 
     @property
     def blob(self) -> bytes:
@@ -564,15 +568,19 @@ class StoredReferences(_StoredFacts):
         return list(zip(self.names, self.lines, self.columns, self.starts, self.usages, self.scopes,
                         self.containers, self.receivers, self.new))
 
+    def __len__(self) -> int:
+        return len(self.names)
+
     def __getitem__(self, index):
-        made = self._made[index]   # (resolution asks for a reference ten times for each made: this first)
-        if made is None:
-            made = self._made[index] = Reference(
-                self.names[index], self.lines[index], self.columns[index], self.starts[index], self.usages[index],
-                self.scopes[index], self.containers[index], self.receivers[index], self.new[index])
-        elif type(made) is list:   # a slice
+        if type(index) is slice:
             return [self[i] for i in range(*index.indices(len(self.names)))]
-        return made
+        return Reference(self.names[index], self.lines[index], self.columns[index], self.starts[index],
+                         self.usages[index], self.scopes[index], self.containers[index], self.receivers[index],
+                         self.new[index])
+
+    def __iter__(self):
+        return map(Reference, self.names, self.lines, self.columns, self.starts, self.usages, self.scopes,
+                   self.containers, self.receivers, self.new)
 
     def __reduce__(self):
         return _stored_references, (self.blob,)
