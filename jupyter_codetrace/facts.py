@@ -514,18 +514,55 @@ def reference_blob(references) -> bytes:
 
 def reference_blob_of_columns(columns) -> bytes:
     """``reference_blob`` of references given as their columns (each a sequence, in ``Reference``'s
-    field order), as extraction makes them."""
-    return encode((len(columns[0]),) + _packed_columns(columns, _REFERENCE_NUMBERS), compress=False)
+    field order), as extraction makes them. The receivers are numbers too (``_receiver_codes``),
+    with the few tokens that are not a name's read after the columns."""
+    codes, others = _receiver_codes(columns[_RECEIVER])
+    columns = columns[:_RECEIVER] + (codes,) + columns[_RECEIVER + 1:]
+    return encode((len(columns[0]),) + _packed_columns(columns, _REFERENCE_NUMBERS | {_RECEIVER}) + (others,),
+                  compress=False)
 
 
 def _reference_columns(blob: bytes) -> tuple:
     """The columns ``reference_blob`` encoded, checked when first read as the other tables are when
     the file is loaded: columns of another shape raise ``ValueError`` or ``TypeError``, a blob that
-    is not this encoding's ``DecodeError`` (a ``ValueError``)."""
+    is not this encoding's ``DecodeError`` (a ``ValueError``). The receivers come as their codes
+    and the tokens that are not a name's, by reference (``StoredReferences``)."""
     value = decode(blob, compressed=False)
-    if type(value) is not tuple or len(value) != _WIDTH[Reference] + 1 or type(value[0]) is not int:
+    if type(value) is not tuple or len(value) != _WIDTH[Reference] + 2 or type(value[0]) is not int \
+            or type(value[-1]) is not tuple:
         raise ValueError("references of another shape")
-    return _unpacked_columns(value[1:], _REFERENCE_NUMBERS, value[0])
+    columns = _unpacked_columns(value[1:-1], _REFERENCE_NUMBERS | {_RECEIVER}, value[0])
+    codes, others = columns[_RECEIVER], value[-1]
+    at, by_reference = -1, {}
+    for token in others:
+        at = codes.index(_OTHER_RECEIVER, at + 1)   # (fewer codes than tokens: ValueError)
+        by_reference[at] = token
+    if _OTHER_RECEIVER in codes[at + 1:] or min(codes, default=0) < _OTHER_RECEIVER:
+        raise ValueError("receivers of another shape")
+    return columns[:_RECEIVER] + ((codes, by_reference),) + columns[_RECEIVER + 1:]
+
+
+# A reference's receiver as the cache holds it: the index of the name read (``("r", i)``: nine in
+# ten receivers), none, or another token, kept beside the column (a call, a literal, …). As tuples,
+# the receivers of the stdlib's files loaded after 700 questions were 27 MB.
+_RECEIVER = Reference.__slots__.index("receiver")
+_NO_RECEIVER, _OTHER_RECEIVER = -1, -2
+
+
+def _receiver_codes(receivers) -> tuple[array, tuple]:
+    """(a code for each receiver, the tokens coded ``_OTHER_RECEIVER`` in order)."""
+    codes = array("i", [_NO_RECEIVER]) * len(receivers)
+    others = []
+    for i, token in enumerate(receivers):
+        if token is False:
+            continue
+        if type(token) is tuple and len(token) == 2 and token[0] == "r" and type(token[1]) is int \
+                and 0 <= token[1] < 2 ** 31:
+            codes[i] = token[1]
+        else:
+            codes[i] = _OTHER_RECEIVER
+            others.append(token)
+    return codes, tuple(others)
 
 
 class StoredReferences(_StoredFacts):
@@ -548,14 +585,22 @@ class StoredReferences(_StoredFacts):
     same 700 questions took as long; peak RSS 537 → 492 MB). A file whose every reference is read
     many times over (the graph's build) holds them as a list instead (``hold_as_lists``)."""
 
-    __slots__ = ("names", "lines", "columns", "starts", "usages", "scopes", "containers", "receivers", "new")
+    __slots__ = ("names", "lines", "columns", "starts", "usages", "scopes", "containers", "_receiver_codes",
+                 "_other_receivers", "new")
 
     def __init__(self, blob: bytes):
-        (names, self.lines, self.columns, self.starts, usages, self.scopes, self.containers, self.receivers,
-         self.new) = _reference_columns(blob)
+        (names, self.lines, self.columns, self.starts, usages, self.scopes, self.containers,
+         (self._receiver_codes, self._other_receivers), self.new) = _reference_columns(blob)
         intern = sys.intern   # a name or usage not a string: TypeError
         self.names = tuple(map(intern, names))
         self.usages = tuple(map(intern, usages))
+
+    @property
+    def receivers(self) -> tuple:
+        """Each reference's receiver token (False: none), in order."""
+        others = self._other_receivers
+        return tuple(False if code == _NO_RECEIVER else ("r", code) if code >= 0 else others[i]
+                     for i, code in enumerate(self._receiver_codes))
 
     @property
     def blob(self) -> bytes:
@@ -574,9 +619,15 @@ class StoredReferences(_StoredFacts):
     def __getitem__(self, index):
         if type(index) is slice:
             return [self[i] for i in range(*index.indices(len(self.names)))]
+        code = self._receiver_codes[index]
+        if code == _NO_RECEIVER:
+            receiver = False
+        elif code >= 0:
+            receiver = ("r", code)
+        else:
+            receiver = self._other_receivers[index if index >= 0 else index + len(self.names)]
         return Reference(self.names[index], self.lines[index], self.columns[index], self.starts[index],
-                         self.usages[index], self.scopes[index], self.containers[index], self.receivers[index],
-                         self.new[index])
+                         self.usages[index], self.scopes[index], self.containers[index], receiver, self.new[index])
 
     def __iter__(self):
         return map(Reference, self.names, self.lines, self.columns, self.starts, self.usages, self.scopes,

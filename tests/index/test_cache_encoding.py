@@ -391,15 +391,30 @@ def test_a_field_no_definition_sets_is_one_shared_column():
     assert stored[0].definition_column("signature") is stored[0].definitions._columns[Definition.__slots__.index("signature")]
 
 
+# a reference's columns as the cache holds them: count, name, line, column, start, usage, scope,
+# container, receiver codes (-2: a token given after the columns), new, then those tokens
+_ONE = b"i\x01\x00\x00\x00"
+_ZERO = b"i\x00\x00\x00\x00"
+_MINUS_ONE = b"i\xff\xff\xff\xff"
+_OTHER = b"i\xfe\xff\xff\xff"
+
+
+def _reference_blob(count=1, line=_ONE, receiver=_OTHER, others=(None,)):
+    return encode((count, ("x",), line, _ONE, _ZERO, ("read",), _ZERO, _MINUS_ONE, receiver, (False,), others),
+                  compress=False)
+
+
 @pytest.mark.parametrize("encoded", [
     encode([(1, 2)], compress=False), encode((1, 2), compress=False), b"\xc1",
     encode([("x", 10**30, 1, 0, "read", 0, -1, False, False)], compress=False),    # rows, not columns
-    encode((1, ("x",), (1,), b"i\x01\x00\x00\x00", b"i\x00\x00\x00\x00", ("read",), b"i\x00\x00\x00\x00",
-            b"i\xff\xff\xff\xff", (None,), (False,)), compress=False),                  # a line not packed
-    encode((2, ("x",), b"i\x01\x00\x00\x00", b"i\x01\x00\x00\x00", b"i\x00\x00\x00\x00", ("read",),
-            b"i\x00\x00\x00\x00", b"i\xff\xff\xff\xff", (None,), (False,)), compress=False),  # a count not theirs
-    encode((1, ("x",), b"q\x01", b"i\x01\x00\x00\x00", b"i\x00\x00\x00\x00", ("read",),
-            b"i\x00\x00\x00\x00", b"i\xff\xff\xff\xff", (None,), (False,)), compress=False)])  # a part of a number
+    _reference_blob(line=(1,)),                                                      # a line not packed
+    _reference_blob(count=2),                                                        # a count not theirs
+    _reference_blob(line=b"q\x01"),                                                 # a part of a number
+    _reference_blob(others=()),                                                      # a receiver's token missing
+    _reference_blob(others=(None, ("b",))),                                          # a token of no receiver
+    _reference_blob(receiver=b"i\xfd\xff\xff\xff", others=()),                       # a code of nothing
+    _reference_blob(receiver=(("r", 0),)),                                           # receivers as tokens
+])
 def test_references_of_the_wrong_shape_are_refused_when_read(encoded):
     rows = _handmade().to_rows()
     facts = FileFacts.from_rows(rows[:3] + (encoded,) + rows[4:])
@@ -409,12 +424,28 @@ def test_references_of_the_wrong_shape_are_refused_when_read(encoded):
 
 def test_well_formed_reference_columns_are_read():
     """The hostile columns above differ from these in one place each."""
-    blob = encode((1, ("x",), b"i\x01\x00\x00\x00", b"i\x01\x00\x00\x00", b"i\x00\x00\x00\x00", ("read",),
-                   b"i\x00\x00\x00\x00", b"i\xff\xff\xff\xff", (None,), (False,)), compress=False)
     rows = _handmade().to_rows()
-    facts = FileFacts.from_rows(rows[:3] + (blob,) + rows[4:])
+    facts = FileFacts.from_rows(rows[:3] + (_reference_blob(),) + rows[4:])
     assert facts.reference_count == 1
     assert list(facts.references) == [Reference("x", 1, 1, 0, "read", 0, -1, None, False)]
+    facts = FileFacts.from_rows(rows[:3] + (_reference_blob(receiver=_ZERO, others=()),) + rows[4:])
+    assert facts.references[0].receiver == ("r", 0) and facts.references[-1] == facts.references[0]
+
+
+def test_receivers_are_held_as_numbers():
+    """A name read as a receiver is its index, none is -1, and only the other tokens (a call's
+    result, a literal, an item) are kept as tuples — written again, into the same bytes."""
+    facts = extract_file("a.py", b"import os\nos.path.join('a', 'b')\nf().x\n'-'.join([])\nv = {}\nv[0].y\n",
+                         by_name("python"))
+    again = FileFacts.from_rows(decode(encode(facts.to_rows())))
+    stored = again.references
+    assert type(stored) is StoredReferences and list(stored) == list(facts.references)
+    assert stored.receivers == tuple(r.receiver for r in facts.references)
+    kinds = {r.receiver[0] for r in facts.references if isinstance(r.receiver, tuple)}
+    assert {"r", "c", "b"} <= kinds, kinds
+    assert len(stored._other_receivers) == sum(1 for r in facts.references
+                                               if isinstance(r.receiver, tuple) and r.receiver[0] != "r")
+    assert stored.blob == facts.to_rows()[3] and again.to_rows() == facts.to_rows()
 
 
 def test_call_arguments_stay_encoded_until_first_read():
