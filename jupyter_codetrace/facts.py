@@ -481,12 +481,17 @@ _BIG_ENDIAN = sys.byteorder == "big"
 
 
 def _packed(numbers) -> bytes:
-    """Integers as one bytes: a type code (``i``: 32 bits each, ``q``: 64) and the array's items,
-    little-endian."""
-    try:
-        packed = numbers if type(numbers) is array else array("i", numbers)
-    except OverflowError:
-        packed = array("q", numbers)
+    """Integers as one bytes: a type code and the array's items, little-endian — the smallest of
+    ``h`` (16 bits each), ``i`` (32) and ``q`` (64) that holds them all. Lines, columns, scopes
+    and containers fit in 16 bits in all but the largest files: held as read, a loaded file's
+    number columns take half the memory (4 of every 5 columns of the stdlib's)."""
+    if type(numbers) is array:
+        packed = numbers
+    else:
+        numbers = list(numbers)
+        low, high = (min(numbers), max(numbers)) if numbers else (0, 0)
+        typecode = "h" if -32768 <= low and high < 32768 else "i" if -2 ** 31 <= low and high < 2 ** 31 else "q"
+        packed = array(typecode, numbers)   # (beyond 64 bits: OverflowError)
     if _BIG_ENDIAN:
         packed = array(packed.typecode, packed)
         packed.byteswap()
@@ -494,7 +499,7 @@ def _packed(numbers) -> bytes:
 
 
 def _unpacked(blob) -> array:
-    if type(blob) is not bytes or blob[:1] not in (b"i", b"q"):
+    if type(blob) is not bytes or blob[:1] not in (b"h", b"i", b"q"):
         raise ValueError("a column of numbers of another shape")
     numbers = array(blob[:1].decode())
     numbers.frombytes(blob[1:])   # a length that is not a whole number of items: ValueError
@@ -549,9 +554,9 @@ _RECEIVER = Reference.__slots__.index("receiver")
 _NO_RECEIVER, _OTHER_RECEIVER = -1, -2
 
 
-def _receiver_codes(receivers) -> tuple[array, tuple]:
+def _receiver_codes(receivers) -> tuple[list, tuple]:
     """(a code for each receiver, the tokens coded ``_OTHER_RECEIVER`` in order)."""
-    codes = array("i", [_NO_RECEIVER]) * len(receivers)
+    codes = [_NO_RECEIVER] * len(receivers)
     others = []
     for i, token in enumerate(receivers):
         if token is False:

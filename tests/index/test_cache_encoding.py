@@ -21,6 +21,7 @@ import pytest
 from jupyter_codetrace import Project
 from jupyter_codetrace.facts import (Definition, Export, FileFacts, Import, Reference, Scope, StoredDefinitions,
                                      StoredReferences, reference_blob)
+from jupyter_codetrace.facts import _packed as _packed_numbers, _unpacked as _unpacked_numbers
 from jupyter_codetrace.index.encoding import DecodeError, decode, encode
 from jupyter_codetrace.index.extract import extract_file
 from jupyter_codetrace.languages import by_name
@@ -474,3 +475,20 @@ def test_well_formed_call_arguments_are_read():
     rows = _handmade().to_rows()
     facts = FileFacts.from_rows(rows[:13] + (encode([(1, ((None, ("r", 0), False),))], compress=False),) + rows[14:])
     assert facts.call_arguments == [(1, ((None, ("r", 0), False),))]
+
+
+@pytest.mark.parametrize("numbers, typecode", [
+    ([1, -1, 32767, -32768], b"h"), ([32768, -1], b"i"), ([-32769], b"i"), ([2 ** 31], b"q"), ([], b"h")])
+def test_numbers_are_packed_in_the_smallest_array_that_holds_them(numbers, typecode):
+    packed = _packed_numbers(numbers)
+    assert packed[:1] == typecode and _unpacked_numbers(packed).tolist() == numbers
+    assert _packed_numbers(_unpacked_numbers(packed)) == packed   # written again as read
+
+
+def test_a_file_past_16_bit_offsets_reads_back_whole():
+    source = b"".join(b"def f%d(x):\n    return g(x, %d)\n\n" % (i, i) for i in range(2000))
+    facts = extract_file("big.py", source, by_name("python"))
+    assert facts.definitions[-1].start_byte > 32767 and facts.references[-1].start_byte > 32767
+    again = FileFacts.from_rows(decode(encode(facts.to_rows())))
+    assert list(again.definitions) == list(facts.definitions) and list(again.references) == list(facts.references)
+    assert again.to_rows() == facts.to_rows()
