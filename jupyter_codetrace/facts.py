@@ -467,10 +467,12 @@ def _packed_columns(columns, numbers: frozenset) -> tuple:
     return tuple(_packed(column) if i in numbers else tuple(column) for i, column in enumerate(columns))
 
 
-def _unpacked_columns(columns, numbers: frozenset, count: int) -> tuple:
-    """The inverse of ``_packed_columns``, each column checked to hold ``count`` items."""
+def _unpacked_columns(columns, numbers: frozenset, count: int, flags: frozenset = frozenset()) -> tuple:
+    """The inverse of ``_packed_columns``, each column checked to hold ``count`` items (those at
+    ``flags``: a byte each, as bytes)."""
     columns = tuple(_unpacked(column) if i in numbers else column for i, column in enumerate(columns))
-    if any(type(column) not in (tuple, array) or len(column) != count for column in columns):
+    if any(type(column) is not (bytes if i in flags else tuple) and (type(column) is not array or i in flags)
+           or len(column) != count for i, column in enumerate(columns)):
         raise ValueError("fact columns of unequal lengths")
     return columns
 
@@ -522,9 +524,14 @@ def reference_blob_of_columns(columns) -> bytes:
     field order), as extraction makes them. The receivers are numbers too (``_receiver_codes``),
     with the few tokens that are not a name's read after the columns."""
     codes, others = _receiver_codes(columns[_RECEIVER])
-    columns = columns[:_RECEIVER] + (codes,) + columns[_RECEIVER + 1:]
-    return encode((len(columns[0]),) + _packed_columns(columns, _REFERENCE_NUMBERS | {_RECEIVER}) + (others,),
-                  compress=False)
+    packed = list(_packed_columns(columns[:_RECEIVER] + (codes,) + columns[_RECEIVER + 1:],
+                                  _REFERENCE_NUMBERS | {_RECEIVER}))
+    try:
+        packed[_USAGE] = bytes(map(_USAGE_CODE.__getitem__, columns[_USAGE]))
+    except KeyError as error:
+        raise ValueError(f"a reference's usage of no known kind: {error}") from None
+    packed[_NEW] = bytes(map(bool, columns[_NEW]))
+    return encode((len(columns[0]), *packed, others), compress=False)
 
 
 def _reference_columns(blob: bytes) -> tuple:
@@ -536,7 +543,9 @@ def _reference_columns(blob: bytes) -> tuple:
     if type(value) is not tuple or len(value) != _WIDTH[Reference] + 2 or type(value[0]) is not int \
             or type(value[-1]) is not tuple:
         raise ValueError("references of another shape")
-    columns = _unpacked_columns(value[1:-1], _REFERENCE_NUMBERS | {_RECEIVER}, value[0])
+    columns = _unpacked_columns(value[1:-1], _REFERENCE_NUMBERS | {_RECEIVER}, value[0], _REFERENCE_FLAGS)
+    if max(columns[_USAGE], default=0) >= len(_USAGES) or max(columns[_NEW], default=0) > 1:
+        raise ValueError("reference usages of another shape")
     codes, others = columns[_RECEIVER], value[-1]
     at, by_reference = -1, {}
     for token in others:
@@ -546,6 +555,13 @@ def _reference_columns(blob: bytes) -> tuple:
         raise ValueError("receivers of another shape")
     return columns[:_RECEIVER] + ((codes, by_reference),) + columns[_RECEIVER + 1:]
 
+
+# A reference's usage and whether it is a `new X()`: a byte each (as tuples, 16 bytes a reference
+# of every loaded file: 17 MB of the warm stdlib process)
+_USAGES = ("read", "call", "write", "type-ref")
+_USAGE_CODE = {usage: i for i, usage in enumerate(_USAGES)}
+_USAGE, _NEW = Reference.__slots__.index("usage"), Reference.__slots__.index("new")
+_REFERENCE_FLAGS = frozenset((_USAGE, _NEW))
 
 # A reference's receiver as the cache holds it: the index of the name read (``("r", i)``: nine in
 # ten receivers), none, or another token, kept beside the column (a call, a literal, …). As tuples,
@@ -590,15 +606,23 @@ class StoredReferences(_StoredFacts):
     same 700 questions took as long; peak RSS 537 → 492 MB). A file whose every reference is read
     many times over (the graph's build) holds them as a list instead (``hold_as_lists``)."""
 
-    __slots__ = ("names", "lines", "columns", "starts", "usages", "scopes", "containers", "_receiver_codes",
-                 "_other_receivers", "new")
+    __slots__ = ("names", "lines", "columns", "starts", "_usage_codes", "scopes", "containers", "_receiver_codes",
+                 "_other_receivers", "_new_flags")
 
     def __init__(self, blob: bytes):
-        (names, self.lines, self.columns, self.starts, usages, self.scopes, self.containers,
-         (self._receiver_codes, self._other_receivers), self.new) = _reference_columns(blob)
-        intern = sys.intern   # a name or usage not a string: TypeError
-        self.names = tuple(map(intern, names))
-        self.usages = tuple(map(intern, usages))
+        (names, self.lines, self.columns, self.starts, self._usage_codes, self.scopes, self.containers,
+         (self._receiver_codes, self._other_receivers), self._new_flags) = _reference_columns(blob)
+        self.names = tuple(map(sys.intern, names))   # (a name not a string: TypeError)
+
+    @property
+    def usages(self) -> tuple:
+        """Each reference's usage (``"read"``, ``"call"``, …), in order."""
+        return tuple(map(_USAGES.__getitem__, self._usage_codes))
+
+    @property
+    def new(self) -> tuple:
+        """Whether each reference is called with `new`, in order."""
+        return tuple(map(bool, self._new_flags))
 
     @property
     def receivers(self) -> tuple:
@@ -632,7 +656,8 @@ class StoredReferences(_StoredFacts):
         else:
             receiver = self._other_receivers[index if index >= 0 else index + len(self.names)]
         return Reference(self.names[index], self.lines[index], self.columns[index], self.starts[index],
-                         self.usages[index], self.scopes[index], self.containers[index], receiver, self.new[index])
+                         _USAGES[self._usage_codes[index]], self.scopes[index], self.containers[index], receiver,
+                         self._new_flags[index] == 1)
 
     def __iter__(self):
         return map(Reference, self.names, self.lines, self.columns, self.starts, self.usages, self.scopes,

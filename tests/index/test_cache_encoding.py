@@ -346,7 +346,10 @@ def test_references_stay_encoded_until_first_read():
     stored = again._references
     assert type(stored) is StoredReferences and again.reference_count == len(facts.references)
     # the blob is not kept beside the columns read from it: written again, it is the same bytes
-    assert not any(type(getattr(stored, slot)) is bytes for slot in StoredReferences.__slots__)
+    # (bytes only as columns of one byte a reference: usages and `new`)
+    assert all(len(getattr(stored, slot)) == len(stored) for slot in StoredReferences.__slots__
+               if type(getattr(stored, slot)) is bytes)
+    assert stored.usages == tuple(r.usage for r in facts.references) and stored.new == tuple(r.new for r in facts.references)
     assert stored.blob == reference_blob(facts.references) == facts.to_rows()[3]
     # made when asked for, not kept (a long-lived process held 62 MB of them)
     assert again.references[1] == facts.references[1] and again.references[1] is not again.references[1]
@@ -392,16 +395,17 @@ def test_a_field_no_definition_sets_is_one_shared_column():
     assert stored[0].definition_column("signature") is stored[0].definitions._columns[Definition.__slots__.index("signature")]
 
 
-# a reference's columns as the cache holds them: count, name, line, column, start, usage, scope,
-# container, receiver codes (-2: a token given after the columns), new, then those tokens
+# a reference's columns as the cache holds them: count, name, line, column, start, usage (a byte
+# each), scope, container, receiver codes (-2: a token given after the columns), new (a byte each),
+# then those tokens
 _ONE = b"i\x01\x00\x00\x00"
 _ZERO = b"i\x00\x00\x00\x00"
 _MINUS_ONE = b"i\xff\xff\xff\xff"
 _OTHER = b"i\xfe\xff\xff\xff"
 
 
-def _reference_blob(count=1, line=_ONE, receiver=_OTHER, others=(None,)):
-    return encode((count, ("x",), line, _ONE, _ZERO, ("read",), _ZERO, _MINUS_ONE, receiver, (False,), others),
+def _reference_blob(count=1, line=_ONE, receiver=_OTHER, others=(None,), usages=b"\x00", new=b"\x00"):
+    return encode((count, ("x",), line, _ONE, _ZERO, usages, _ZERO, _MINUS_ONE, receiver, new, others),
                   compress=False)
 
 
@@ -415,6 +419,10 @@ def _reference_blob(count=1, line=_ONE, receiver=_OTHER, others=(None,)):
     _reference_blob(others=(None, ("b",))),                                          # a token of no receiver
     _reference_blob(receiver=b"i\xfd\xff\xff\xff", others=()),                       # a code of nothing
     _reference_blob(receiver=(("r", 0),)),                                           # receivers as tokens
+    _reference_blob(usages=("read",)),                                               # usages as words
+    _reference_blob(usages=b"\x07"),                                                 # a usage of no kind
+    _reference_blob(usages=b"\x00\x00"),                                             # two usages of one reference
+    _reference_blob(new=b"\x02"),                                                    # a flag neither 0 nor 1
 ])
 def test_references_of_the_wrong_shape_are_refused_when_read(encoded):
     rows = _handmade().to_rows()
