@@ -162,7 +162,7 @@ class DefinitionResult(_Displayable):
         return data
 
 
-@dataclass(frozen=True)
+@dataclass(frozen=True, slots=True)
 class Reference:
     """One use of a symbol: where, how it is used, whether in a test file, and its line of code."""
 

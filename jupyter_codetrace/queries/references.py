@@ -21,7 +21,7 @@ __all__ = ["find_references", "references_to"]
 
 _CONTEXT_CHARS = 160
 _VALUE_KINDS = frozenset({"variable", "constant", "field", "property", "enum_member"})
-_KEPT_REFERENCES = 100_000   # references in the answers kept for a repeated question (~30 MB)
+_KEPT_REFERENCES = 100_000   # references in the answers kept for a repeated question (~18 MB)
 # An answer that took longer than this to work out, or read more files than this (quick here only
 # because earlier answers of this process had read them: seconds in a new one), is stored for
 # later generations and processes (kept_answers.py); another is cheaper to work out again than
