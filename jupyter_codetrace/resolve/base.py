@@ -154,7 +154,7 @@ class FileView:
             if imp.kind == "star":
                 stars.setdefault(imp.scope, []).append(j)
             elif imp.local:
-                by_scope.setdefault(imp.scope, []).append((imp.local, (imp.start_byte, "i", j, -1)))
+                by_scope.setdefault(imp.scope, []).append((imp.local, j << 3 | _BOUND | _IMPORT))
         starts, ends = column("start_byte"), column("end_byte")
         if spec.namespace_members_visible:
             # C++: a namespace's members are also seen from around it (and from other
@@ -167,27 +167,36 @@ class FileView:
                     if kinds[outer] not in ("namespace", "module") or own_scopes[outer] != scopes[inner] \
                             or scopes[outer] < 0:
                         break
-                    by_scope.setdefault(scopes[outer], []).append((name, (starts[i], "d", i, -1)))
+                    by_scope.setdefault(scopes[outer], []).append((name, i << 3 | _BOUND))
                     inner = outer
 
-        def bindings_of(group: list) -> dict[str, tuple]:
-            table: dict[str, list] = {}
+        def bindings_of(group: list) -> dict[str, int | tuple]:
+            table: dict[str, int | list] = {}
             for i in group:
                 if type(i) is tuple:   # an import's local name, a namespace member seen around it
                     name, entry = i
                 else:
                     # A variable's own value cannot see it (`x = x + 1` reads the previous x).
-                    name, entry = names[i], (starts[i], "d", i, ends[i] if kinds[i] in _VALUE_KINDS else -1)
+                    name, entry = names[i], i << 3 | (_BOUND | _OWN_VALUE if kinds[i] in _VALUE_KINDS else _BOUND)
                 entries = table.get(name)
                 if entries is None:
-                    table[name] = [entry]
+                    table[name] = entry
+                elif type(entries) is int:
+                    table[name] = [entries, entry]
                 else:
                     entries.append(entry)
-            # Kept as tuples, never changed: a list made by appending holds room for four (a name
-            # is mostly bound once), 40 bytes more for each of the stdlib's 570k tables; a name
-            # bound once as its entry alone (``binding_entries``), 56 bytes less again.
-            return {name: entries[0] if len(entries) == 1 else tuple(sorted(entries))
-                    for name, entries in table.items()}
+            # A name bound once (most) as its entry alone; bound more often, as (where each
+            # starts, the entries, where the value of each that cannot see itself ends, else -1)
+            # in that order (``binding_entries``, ``nearest_binding``). Kept as numbers, never
+            # changed: as (start, kind, index, end) tuples, a table's entries were 32 MB of the
+            # warm stdlib process's 420.
+            for name, entries in table.items():
+                if type(entries) is not int:
+                    placed = sorted((facts.imports[e >> 3].start_byte if e & _IMPORT else starts[e >> 3],
+                                     e & _IMPORT, e >> 3, ends[e >> 3] if e & _OWN_VALUE else -1, e) for e in entries)
+                    table[name] = (tuple(p[0] for p in placed), tuple(p[4] for p in placed),
+                                   tuple(p[3] for p in placed))
+            return table
 
         def members_of(group: list[int]) -> dict[str, tuple[int, ...]]:
             table: dict[str, list[int]] = {}
@@ -205,7 +214,7 @@ class FileView:
         self.stars = stars
         self.extensions = [i for i, qualifier in enumerate(column("qualifier")) if qualifier]
         self._ref_starts: list[int] | None = None
-        self._by_name: dict[str, list[int]] | None = None
+        self._by_name: dict[str, int | tuple[int, ...]] | None = None
         self._params: dict[int, tuple[int, ...]] | None = None
         self._params_of: dict[int, tuple[int, ...]] | None = None
         self._params_by_start: tuple[list[int], list[int]] | None = None
@@ -218,13 +227,25 @@ class FileView:
             self._ref_starts = self.facts.reference_column("start_byte")
         return self._ref_starts
 
-    def named(self, name: str) -> list[int]:
+    def named(self, name: str) -> tuple[int, ...]:
         """Indices of the definitions called ``name``."""
-        if self._by_name is None:
-            self._by_name = {}
+        by_name = self._by_name
+        if by_name is None:
+            by_name = {}
             for i, defined in enumerate(self.facts.definition_column("name")):
-                self._by_name.setdefault(defined, []).append(i)
-        return self._by_name.get(name, [])
+                found = by_name.get(defined)
+                if found is None:
+                    by_name[defined] = i
+                elif type(found) is int:
+                    by_name[defined] = [found, i]
+                else:
+                    found.append(i)
+            # a name defined once (most) as its index alone, others as a tuple: lists of one were
+            # 18 MB of the warm stdlib process's views
+            self._by_name = by_name = {name: found if type(found) is int else tuple(found)
+                                       for name, found in by_name.items()}
+        found = by_name.get(name, ())
+        return (found,) if type(found) is int else found
 
     def parameters(self, scope: int) -> tuple[int, ...]:
         """The parameters bound in function scope ``scope``, in order (definition indices)."""
@@ -286,18 +307,35 @@ class Recording:
             self.stack[-1].update(self.read)
 
 
-def binding_entries(entries) -> tuple:
-    """A name's entries in a scope's table (``FileView.bindings``), which holds a name bound once
-    as its one entry: ``(start, "d" | "i", index, end)``."""
-    return (entries,) if type(entries[0]) is int else entries
+# A binding as a scope's table holds it (``FileView.bindings``): one number, the index of the
+# definition or import that binds the name, shifted left by 3, with these bits: bound (always: the
+# number is never 0), an import (not a definition), a value that cannot see its own binding.
+_BOUND, _IMPORT, _OWN_VALUE = 4, 1, 2
 
 
-def nearest_binding(entries: Sequence, at: int):
+def binding_entries(entries) -> tuple[int, ...]:
+    """A name's entries in a scope's table, in the order they start: a name bound once is held
+    as its entry alone, one bound more often as (their starts, the entries, their ends)."""
+    return (entries,) if type(entries) is int else entries[1]
+
+
+def binding_kind(entry: int) -> str:
+    """``"i"`` for an import's binding, ``"d"`` for a definition's."""
+    return "i" if entry & _IMPORT else "d"
+
+
+def binding_index(entry: int) -> int:
+    """The index of the import or definition (``binding_kind``) that makes the binding."""
+    return entry >> 3
+
+
+def nearest_binding(entries, at: int) -> int:
     """The binding in effect at byte ``at``: the last one before it, else the first after it
     (a name bound once: its one entry, ``binding_entries``)."""
-    if type(entries[0]) is int:
+    if type(entries) is int:
         return entries
-    i = bisect_right(entries, (at, "~", 1 << 62, 0)) - 1
-    while i >= 0 and entries[i][3] > at:  # skip a variable whose own value holds `at`
+    starts, entries, ends = entries
+    i = bisect_right(starts, at) - 1
+    while i >= 0 and ends[i] > at:  # skip a variable whose own value holds `at`
         i -= 1
     return entries[i] if i >= 0 else entries[0]

@@ -8,7 +8,7 @@ from __future__ import annotations
 
 import re
 
-from .base import CLASS_KINDS, _MAX_DEPTH, _END, Symbol, Resolution, binding_entries
+from .base import CLASS_KINDS, _MAX_DEPTH, _END, Symbol, Resolution, binding_entries, binding_index, binding_kind
 
 # `const X = require('./m')` (the whole module bound to one name) and `module.exports = X`
 # (the import's statement is the declarator, the export's the text from `module` on)
@@ -133,9 +133,10 @@ class ImportLookup:
                 # `export default new Logger()`, `export default function () {…}`, `export default
                 # { isArray, … }`: the definition `default` the query makes of it (this module's own:
                 # a lookup by name would find another module's); its value types what is read of it
-                for entry in binding_entries(view.bindings.get(0, {}).get("default") or ((0, "", -1, -1),)):
-                    if entry[1] == "d":
-                        return Resolution("found", Symbol(module_path, entry[2]), "import")
+                entries = view.bindings.get(0, {}).get("default")
+                for entry in binding_entries(entries) if entries else ():
+                    if binding_kind(entry) == "d":
+                        return Resolution("found", Symbol(module_path, binding_index(entry)), "import")
                 if export.value is not None:
                     typed = self.infer(module_path, export.value, depth + 1)
                     if typed is not None and typed.symbol is not None:
@@ -149,15 +150,16 @@ class ImportLookup:
         if entries:
             outside = None
             for entry in reversed(binding_entries(entries)):  # what the module ends up binding
-                if (entry[1] == "i" and spec.imports_are_exported) or \
-                        (entry[1] != "i" and (spec.top_level_is_exported or facts.definitions[entry[2]].exported)):
-                    if entry[1] == "i" and module_path in self._modules(
-                            facts.imports[entry[2]].module, module_path, facts.language):
+                imported, index = binding_kind(entry) == "i", binding_index(entry)
+                if (imported and spec.imports_are_exported) or \
+                        (not imported and (spec.top_level_is_exported or facts.definitions[index].exported)):
+                    if imported and module_path in self._modules(
+                            facts.imports[index].module, module_path, facts.language):
                         continue  # the module importing from itself (`from .live import Live` in live.py)
                     found = self._binding(module_path, entry, depth + 1, "scope")
                     if found.status == "found" and found.target is None:
                         continue  # a binding that leads nowhere (`from .me import X` in me.py): an earlier one counts
-                    if found.status == "unresolved" and entry[1] == "i":
+                    if found.status == "unresolved" and imported:
                         # `try: from _collections import OrderedDict` over a class written in Python:
                         # the compiled module has no source, the fallback definition does
                         outside = outside or found

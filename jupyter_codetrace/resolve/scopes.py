@@ -7,7 +7,8 @@ through ``self``.
 from __future__ import annotations
 
 from ..languages.spec import _no_counterparts
-from .base import CLASS_KINDS, _MERGED_KINDS, Symbol, Resolution, Recording, binding_entries, nearest_binding
+from .base import (CLASS_KINDS, _MERGED_KINDS, Symbol, Resolution, Recording, binding_entries, binding_index,
+                   binding_kind, nearest_binding)
 
 __all__ = ["ScopeLookup"]
 
@@ -82,7 +83,7 @@ class ScopeLookup:
         if len(bindings) != 1 or bindings[0][0] != 0:
             return None
         entry = view.bindings.get(0, {}).get(name)
-        if entry is None:
+        if type(entry) is not int:   # (none, or more than one)
             return None
         found = self._binding(path, entry, 0, "scope")
         if found.status == "found" and found.target is None:
@@ -110,13 +111,13 @@ class ScopeLookup:
                 return False
             entries = view.bindings.get(s, {}).get(name)
             if entries:
-                return type(entries[0]) is int
+                return type(entries) is int
             s = sc.parent if s > 0 else -1
         return True   # bound nowhere in the file: another file's, a built-in (not a position's)
 
-    def _binding(self, path: str, binding: tuple, depth: int, kind: str) -> Resolution:
-        _, what, index, _ = binding
-        if what == "d":
+    def _binding(self, path: str, binding: int, depth: int, kind: str) -> Resolution:
+        index = binding_index(binding)
+        if binding_kind(binding) == "d":
             symbol = Symbol(path, index)
             if self.view(path).facts.definitions[index].kind in _MERGED_KINDS:
                 symbol = self.variable_group(symbol)[0]  # merged declarations: the first stands for all
@@ -163,6 +164,6 @@ class ScopeLookup:
                 continue
             entries = other_view.bindings.get(0, {}).get(name)
             for entry in binding_entries(entries) if entries else ():
-                if entry[1] == "d":  # a sibling's imports are its own, only its definitions are shared
+                if binding_kind(entry) == "d":  # a sibling's imports are its own, only its definitions are shared
                     return self._binding(other, entry, depth + 1, "scope")
         return None
