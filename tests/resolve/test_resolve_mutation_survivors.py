@@ -702,3 +702,27 @@ def test_a_member_of_a_package_that_is_not_installed_is_not_guessed(tmp_path):
         d = project.find_definition("sqrt", "main.py", 9, 4).to_dict()
         assert (d["status"], d.get("file")) == ("unresolved", None)
         assert "comes from outside the project, through `import numpy_missing as np`" in d["message"]
+
+
+def test_a_name_bound_many_times_reads_the_binding_in_effect(tmp_path):
+    """A scope's table holds a name bound more than once by where each binding starts: a read
+    takes the last one before it, never the variable its own value is assigning (`x = x + 1`
+    reads the x above), a read above every binding the first one; an import counts as a binding."""
+    (tmp_path / "again.py").write_text(
+        "print(x)\n"            # 1: above every binding: the first (line 2)
+        "x = 1\n"               # 2
+        "x = x + 1\n"           # 3: its value reads line 2's x
+        "print(x)\n"            # 4: line 3's
+        "from os import x\n"    # 5: an import binds it too
+        "print(x)\n"            # 6
+        "x = [x for _ in x]\n"  # 7: the value (and the comprehension's iterable) reads line 5's
+        "print(x)\n")           # 8: line 7's
+    with Project(tmp_path, cache_dir=tmp_path / ".cache") as project:
+        assert _definition(project, "x", "again.py", 1, 7)[1:3] == ("again.py", 2)
+        assert _definition(project, "x", "again.py", 3, 5)[1:3] == ("again.py", 2)
+        assert _definition(project, "x", "again.py", 4, 7)[1:3] == ("again.py", 3)
+        # lines 6 and 7 read the import's x: os has none, so it comes from outside, through the import
+        for line, column in ((6, 7), (7, 6), (7, 17)):
+            found = project.find_definition("x", "again.py", line, column).to_dict()
+            assert found["status"] == "unresolved" and "from os import x" in found["message"], (line, found)
+        assert _definition(project, "x", "again.py", 8, 7)[1:3] == ("again.py", 7)
