@@ -212,6 +212,13 @@ class _Summary:
             used = self._used = frozenset(map(intern, _names_in(used, compressed=False)))
         return used
 
+    def names_once(self, field: str):
+        """The ``defined`` or ``used`` names, decoded for this once if they are still encoded
+        (not kept): inverting every file's names into the name -> files tables needs each set
+        once, and kept decoded beside those tables the stdlib's were 17 MB more."""
+        held = self.encoded(field)
+        return _names_in(held, compressed=False) if type(held) is bytes else held
+
     def _role_maps(self) -> tuple[dict, dict, frozenset]:
         if self._defined is None:
             self._read_names()
@@ -1201,6 +1208,10 @@ class _FilesByName:
         self._table: dict[str, str | set[str]] = {}
         self._whole = False
         self._blobs = None   # _haystack()
+        # the sets a search decoded to confirm a hit (a hit may be inside a longer name), until
+        # every summary is inverted: kept on the summaries instead, beside the inverted tables,
+        # they were 15 MB of the stdlib's warm process
+        self._decoded: dict[str, frozenset] = {}
 
     def get(self, name: str, default=None):
         paths = self._table.get(name)
@@ -1209,7 +1220,8 @@ class _FilesByName:
             # quarter of them are (an edited project's: the graph and the resolver read them),
             # a search costs as much as decoding the rest (0.6 ms a name, 0.33 s for the first
             # 30 edits of the stdlib, where inverting took 0.05 s)
-            if len(self._table) < self.SCANS and len(self._haystack()[3]) < self.DECODED * len(self._summaries):
+            if len(self._table) < self.SCANS and \
+                    len(self._haystack()[3]) + len(self._decoded) < self.DECODED * len(self._summaries):
                 paths = self._table[name] = self._search(name)
             else:
                 paths = self._inverted().get(name)
@@ -1227,8 +1239,12 @@ class _FilesByName:
             k = bisect_right(starts, at) - 1
             end = starts[k + 1] if k + 1 < len(starts) else len(blobs)
             if at + len(needle) <= end:   # (else it spans two files' sets: no name of either)
-                summary = self._summaries.get(paths[k])
-                if summary is not None and name in getattr(summary, field):
+                names = self._decoded.get(paths[k])
+                if names is None:
+                    summary = self._summaries.get(paths[k])
+                    names = self._decoded[paths[k]] = frozenset(map(intern, summary.names_once(field))) \
+                        if summary is not None else frozenset()
+                if name in names:
                     found.add(paths[k])
                 at = blobs.find(needle, end)   # that file is decided: on to the next one's
             else:
@@ -1269,6 +1285,7 @@ class _FilesByName:
 
     def added(self, path: str, summary: _Summary) -> None:
         self._blobs = None
+        self._decoded.pop(path, None)
         names = getattr(summary, self._field)
         table = self._table
         if self._whole:
@@ -1278,6 +1295,7 @@ class _FilesByName:
 
     def removed(self, path: str, summary: _Summary) -> None:
         self._blobs = None
+        self._decoded.pop(path, None)
         table = self._table
         for name in getattr(summary, self._field):
             paths = table.get(name)
@@ -1299,9 +1317,10 @@ class _FilesByName:
         if not self._whole:
             table: dict[str, set[str]] = {}
             field = self._field
+            decoded = self._decoded
             for path, summary in list(self._summaries.items()):   # a copy, as in _search
-                _file_under(table, path, getattr(summary, field))
-            self._table, self._whole, self._blobs = table, True, None
+                _file_under(table, path, decoded.get(path) or map(intern, summary.names_once(field)))
+            self._table, self._whole, self._blobs, self._decoded = table, True, None, {}
         return self._table
 
 

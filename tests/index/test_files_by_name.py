@@ -111,3 +111,20 @@ def test_a_name_of_one_file_is_held_as_its_path_and_answered_as_a_set(tmp_path):
     (tmp_path / "a.py").unlink()   # one file again: its path
     index.refresh()
     assert table._table["only_here"] == "b.py" and table.get("only_here") == {"b.py"}
+
+
+def test_inverting_the_names_keeps_no_decoded_set_on_the_summaries(tmp_path, monkeypatch):
+    """A search decodes the sets it finds a name in to confirm it; once every summary is
+    inverted those sets are let go: the tables hold the names, the summaries stay encoded."""
+    monkeypatch.setattr(_FilesByName, "SCANS", 2)
+    for i in range(6):
+        (tmp_path / f"m{i}.py").write_text(f"import math\n\n\ndef f{i}():\n    return math.pi * {i}\n")
+    project = Project(tmp_path, cache_dir=tmp_path / ".cache")
+    index = project._context.index
+    index.refresh()
+    assert index.used_in.get("math") == {f"m{i}.py" for i in range(6)}   # searched: its sets decoded
+    assert index.used_in._decoded
+    assert index.used_in.get("pi") and index.used_in.get("f3") is None and index.used_in.get("nothing") is None
+    assert index.used_in._whole and not index.used_in._decoded   # inverted at the third name
+    assert all(type(summary.encoded("used")) is bytes for summary in index._summaries.values())
+    assert index.used_in.get("math") == {f"m{i}.py" for i in range(6)} and index.used_in.get("f3") is None
