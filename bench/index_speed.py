@@ -620,6 +620,10 @@ def print_table(res, notes, n_synth):
         if ru:
             rows.append(("  ru_maxrss self / largest child", f"{ru['self']:.0f} / {ru['children_max']:.0f} MB",
                          "", "", ""))
+    if w.get("ru_maxrss_self_kb"):
+        # the process that answered stage 4's questions and the edits: what a long-lived server holds
+        warm_mb = w["ru_maxrss_self_kb"] / 1024
+        rows.append(("  peak RSS, the warm process after 4 and 6", f"{warm_mb:.0f} MB", "", "≤ 400 MB", ok(warm_mb, 400)))
     bpl = res.get("index_bytes_per_line")
     if bpl is not None:
         rows.append(("8 index size per source line", f"{bpl:.1f} B", "", "≤ 150 B", ok(bpl, 150)))

@@ -319,6 +319,18 @@ class FileFacts:
         return defined, used
 
 
+def indices_of(column: Sequence, value) -> list[int]:
+    """Where ``value`` is in ``column`` (a tuple or list of a file's facts' field), in order:
+    searched by ``index``, at C speed, rather than compared item by item in Python."""
+    found, i = [], -1
+    try:
+        while True:
+            i = column.index(value, i + 1)
+            found.append(i)
+    except ValueError:
+        return found
+
+
 def _call_arguments_blob(arguments: list[tuple] | bytes) -> bytes:
     """The cache's form of a file's call arguments: one blob (kept as it is once read from it)."""
     return arguments if type(arguments) is bytes else encode(arguments, compress=False)

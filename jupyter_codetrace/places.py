@@ -12,7 +12,7 @@ from __future__ import annotations
 
 
 from .dataclass_code import dataclass
-from .facts import MEMBER_OWNER_KINDS, FileFacts
+from .facts import MEMBER_OWNER_KINDS, FileFacts, indices_of
 from .nesting import nesting
 
 __all__ = ["Place", "checked", "places_of", "places_named", "stored_places"]
@@ -55,10 +55,14 @@ def places_of(facts: FileFacts) -> tuple[tuple, tuple[str, ...]]:
     return tuple(rows), tuple(sorted(parameters))
 
 
-def places_named(facts: FileFacts, name: str) -> tuple[list[Place], bool]:
-    """(the places of ``name`` in facts held in memory, whether a parameter has that name)."""
+def places_named(facts: FileFacts, name: str, named=None) -> tuple[list[Place], bool]:
+    """(the places of ``name`` in facts held in memory, whether a parameter has that name);
+    ``named``: the indices of the definitions called so, when known (``FileView.named``: then
+    no other definition is made to be compared)."""
     found, parameter = [], False
-    for i, d in enumerate(facts.definitions):
+    definitions = facts.definitions
+    for i in named if named is not None else indices_of(facts.definition_column("name"), name):
+        d = definitions[i]
         if d.name == name:
             if d.kind == "parameter":
                 parameter = True

@@ -11,6 +11,7 @@ import time
 from collections import OrderedDict
 
 from ..errors import InvalidRequest
+from ..facts import indices_of
 from ..resolve.resolver import CLASS_KINDS, Resolution, Symbol
 from ..results import Location, Reference, ReferencesResult
 from .context import QueryContext, validate_flag, validate_position, validate_symbol
@@ -399,13 +400,7 @@ def _references_named(resolver, path: str, facts, name: str) -> list[int]:
     names = resolver.kept.get(key)
     if names is None:
         names = resolver.kept[key] = facts.reference_column("name")
-    found, i = [], -1
-    try:
-        while True:
-            i = names.index(name, i + 1)
-            found.append(i)
-    except ValueError:
-        return found
+    return indices_of(names, name)
 
 
 def _star_leads(ctx: QueryContext, path: str, export, name: str, members: set[Symbol]) -> bool:

@@ -178,13 +178,7 @@ class FileView:
                 else:
                     # A variable's own value cannot see it (`x = x + 1` reads the previous x).
                     name, entry = names[i], i << 3 | (_BOUND | _OWN_VALUE if kinds[i] in _VALUE_KINDS else _BOUND)
-                entries = table.get(name)
-                if entries is None:
-                    table[name] = entry
-                elif type(entries) is int:
-                    table[name] = [entries, entry]
-                else:
-                    entries.append(entry)
+                _add_number(table, name, entry)
             # A name bound once (most) as its entry alone; bound more often, as (where each
             # starts, the entries, where the value of each that cannot see itself ends, else -1)
             # in that order (``binding_entries``, ``nearest_binding``). Kept as numbers, never
@@ -233,13 +227,7 @@ class FileView:
         if by_name is None:
             by_name = {}
             for i, defined in enumerate(self.facts.definition_column("name")):
-                found = by_name.get(defined)
-                if found is None:
-                    by_name[defined] = i
-                elif type(found) is int:
-                    by_name[defined] = [found, i]
-                else:
-                    found.append(i)
+                _add_number(by_name, defined, i)
             # a name defined once (most) as its index alone, others as a tuple: lists of one were
             # 18 MB of the warm stdlib process's views
             self._by_name = by_name = {name: found if type(found) is int else tuple(found)
@@ -311,6 +299,18 @@ class Recording:
 # definition or import that binds the name, shifted left by 3, with these bits: bound (always: the
 # number is never 0), an import (not a definition), a value that cannot see its own binding.
 _BOUND, _IMPORT, _OWN_VALUE = 4, 1, 2
+
+
+def _add_number(table: dict, key, number: int) -> None:
+    """``number`` filed under ``key``: alone while it is the only one (most keys have one; a list
+    of one is 64 bytes more), then in a list of them."""
+    held = table.get(key)
+    if held is None:
+        table[key] = number
+    elif type(held) is int:
+        table[key] = [held, number]
+    else:
+        held.append(number)
 
 
 def binding_entries(entries) -> tuple[int, ...]:

@@ -348,7 +348,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._read[-1].add(path)
         view = self._views.get(path)
         if view is not None and view is not _NO_VIEW:
-            return places_named(view.facts, name)
+            return places_named(view.facts, name, view.named(name))
         return self.index.places(path, name)
 
     def variable_group(self, symbol: Symbol) -> list[Symbol]:
