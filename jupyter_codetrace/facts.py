@@ -186,6 +186,21 @@ class FileFacts:
             return getattr(references, _COLUMNS[field])
         return [getattr(r, field) for r in references]
 
+    def reference_receiver(self, index: int):
+        """Reference ``index``'s receiver token (False: none), without making the reference
+        (receiver chains are walked link by link)."""
+        references = self.references
+        if type(references) is StoredReferences:
+            return references.receiver_of(index)
+        return references[index].receiver
+
+    def reference_name(self, index: int) -> str:
+        """Reference ``index``'s name, without making the reference."""
+        references = self.references
+        if type(references) is StoredReferences:
+            return references.names[index]
+        return references[index].name
+
     def definition_column(self, field: str) -> Sequence:
         """One field of every definition, in order (``"name"``, ``"scope"``, …): a stored
         file's column without making its definitions."""
@@ -657,19 +672,21 @@ class StoredReferences(_StoredFacts):
     def __len__(self) -> int:
         return len(self.names)
 
+    def receiver_of(self, index: int):
+        """Reference ``index``'s receiver token (False: none)."""
+        code = self._receiver_codes[index]
+        if code == _NO_RECEIVER:
+            return False
+        if code >= 0:
+            return ("r", code)
+        return self._other_receivers[index if index >= 0 else index + len(self.names)]
+
     def __getitem__(self, index):
         if type(index) is slice:
             return [self[i] for i in range(*index.indices(len(self.names)))]
-        code = self._receiver_codes[index]
-        if code == _NO_RECEIVER:
-            receiver = False
-        elif code >= 0:
-            receiver = ("r", code)
-        else:
-            receiver = self._other_receivers[index if index >= 0 else index + len(self.names)]
         return Reference(self.names[index], self.lines[index], self.columns[index], self.starts[index],
-                         _USAGES[self._usage_codes[index]], self.scopes[index], self.containers[index], receiver,
-                         self._new_flags[index] == 1)
+                         _USAGES[self._usage_codes[index]], self.scopes[index], self.containers[index],
+                         self.receiver_of(index), self._new_flags[index] == 1)
 
     def __iter__(self):
         return map(Reference, self.names, self.lines, self.columns, self.starts, self.usages, self.scopes,

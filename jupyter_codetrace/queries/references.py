@@ -313,11 +313,11 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
             key = (held.name, held.scope)
             resolution = through.get(key) if held.receiver is False else None
             if resolution is None:
-                resolution = resolver.resolve_reference(path, i)
+                resolution = resolver.resolve_reference(path, i, ref)
                 if held.receiver is False and key not in through:
                     through[key] = resolution if _alike_through(resolver, path, held, resolution) else None
         else:
-            resolution = resolver.resolve_reference(path, i)
+            resolution = resolver.resolve_reference(path, i, ref)
         if resolution is not last:   # (equal answers are one object: most uses repeat the last one's)
             last = resolution
             kept = resolution.status == "found" and resolution.kind != "name-only" and \
@@ -325,8 +325,8 @@ def _uses_in_file(ctx: QueryContext, path: str, name: str, members: set[Symbol],
         if kept:
             add(ref.line, ref.column, ref.usage, resolution.kind, ref.start_byte)
     for i, token in facts.shorthand_keys:  # `{percent}`: also the member percent of the literal's type
-        ref = facts.references[i]
-        if ref.name == name:
+        if facts.reference_name(i) == name:
+            ref = refs[i]
             resolution = resolver.member_of_token(path, token, name)
             if resolution.status == "found" and _same(ctx, resolution.target, members):
                 add(ref.line, ref.column, "read", resolution.kind, ref.start_byte)

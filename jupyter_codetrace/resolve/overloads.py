@@ -20,12 +20,14 @@ __all__ = ["OverloadChoice"]
 class OverloadChoice:
     """Overload selection by argument count."""
 
-    def by_arity(self, path: str, ref_index: int, found: Resolution) -> Resolution:
+    def by_arity(self, path: str, ref_index: int, found: Resolution, usage: str) -> Resolution:
+        """``found`` for a use of reference ``ref_index`` (``usage``), or the overload its
+        call's argument count fits."""
         target = found.target
-        if found.status != "found" or target is None or target.index < 0:
+        if found.status != "found" or target is None or target.index < 0 or usage != "call":
             return found
         view = self.view(path)
-        if view is None or not view.spec.overloads_by_arity or view.facts.references[ref_index].usage != "call":
+        if view is None or not view.spec.overloads_by_arity:
             return found
         siblings = self.overloads(target)
         if len(siblings) < 2:

@@ -388,7 +388,9 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         defs = view.facts.definitions
         return defs[symbol.index] if symbol.index < len(defs) else None
 
-    def resolve_reference(self, path: str, ref_index: int) -> Resolution:
+    def resolve_reference(self, path: str, ref_index: int, ref=None) -> Resolution:
+        """What reference ``ref_index`` of the file names (``ref``: that reference, when the
+        caller has it made already: a stored file's are made each time they are asked for)."""
         key = (path, ref_index)
         cached = self._resolved.get(key)
         if cached is not None:
@@ -400,9 +402,10 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
             self._partial += 1
             return Resolution("unresolved")  # not cached: a shallower query resolves it
         view = self.view(path)
-        ref = view.facts.references[ref_index]
+        if ref is None:
+            ref = view.facts.references[ref_index]
         if isinstance(ref.receiver, tuple):
-            self._receivers_first(view, path, ref_index)
+            self._receivers_first(view, path, ref.receiver)
         self._resolved[key] = _UNKNOWN  # a cycle through this reference resolves to nothing
         self._nesting += 1
         # what Resolver.recording() does, written out: this runs for every reference (its own
@@ -413,7 +416,7 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         try:
             cached = self._resolve_reference(path, ref_index, view, ref)
             if view.spec.overloads_by_arity:
-                cached = self.by_arity(path, ref_index, cached)
+                cached = self.by_arity(path, ref_index, cached, ref.usage)
         except BaseException:
             self._resolved.pop(key, None)   # no answer, and no read record to carry it by
             raise
@@ -428,19 +431,21 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
         self._reads[key] = self._read_set(key, read)
         return cached
 
-    def _receivers_first(self, view: FileView, path: str, ref_index: int) -> None:
+    def _receivers_first(self, view: FileView, path: str, token) -> None:
         """Resolve a long receiver chain (``a.b.c.…``, ``x.f().g().…``, ``a[0].b[0]…``: generated
         code) innermost first, so that each link finds its receiver resolved instead of
-        recursing once per link (a RecursionError thousands of links deep)."""
-        refs = view.facts.references
-        chain, token = [], refs[ref_index].receiver
+        recursing once per link (a RecursionError thousands of links deep). ``token``: the
+        receiver of the reference resolved."""
+        facts = view.facts
+        count = facts.reference_count
+        chain = []
         while isinstance(token, tuple) and len(token) >= 2:
             if token[0] in ("s", "u", "w", "g"):  # an item (at a key), what `with` enters, a generic call
                 token = token[1]
-            elif token[0] in ("r", "n", "c") and isinstance(token[1], int) and 0 <= token[1] < len(refs) \
+            elif token[0] in ("r", "n", "c") and isinstance(token[1], int) and 0 <= token[1] < count \
                     and (path, token[1]) not in self._resolved:
                 chain.append(token[1])
-                token = refs[token[1]].receiver
+                token = facts.reference_receiver(token[1])
             else:
                 break
         if len(chain) >= _MAX_NESTING // 4:
@@ -450,12 +455,12 @@ class Resolver(ScopeLookup, ImportLookup, MemberLookup, TypeInference, NameCandi
     def _module_object_member(self, path: str, view: FileView, ref) -> Resolution | None:
         """`exports.etag` / `module.exports.etag` read in the module that assigns it: that member
         (None when the receiver is not the module object, or the module assigns no such member)."""
-        refs = view.facts.references
-        receiver = refs[ref.receiver[1]]
-        written = receiver.name
-        if isinstance(receiver.receiver, tuple) and receiver.receiver[0] == "r":
-            written = f"{refs[receiver.receiver[1]].name}.{written}"   # module.exports
-        elif receiver.receiver is not False:
+        facts = view.facts
+        written = facts.reference_name(ref.receiver[1])
+        outer = facts.reference_receiver(ref.receiver[1])
+        if isinstance(outer, tuple) and outer[0] == "r":
+            written = f"{facts.reference_name(outer[1])}.{written}"   # module.exports
+        elif outer is not False:
             return None
         if written not in view.spec.module_object_names:
             return None

@@ -124,7 +124,7 @@ class TypeInference:
                 typed = self.infer(path, narrowed, depth + 1)
                 if typed is not None and typed.kind == "instance":
                     return typed
-        resolution = self.resolve_reference(path, index)
+        resolution = self.resolve_reference(path, index, ref)
         if kind == "c" and resolution.status != "found" and ref.name in spec.item_methods \
                 and ref.receiver not in (False, None):
             # `users.find(…)` of `users: User[]` (typed by its items): a User
