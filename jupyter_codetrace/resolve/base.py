@@ -198,8 +198,10 @@ class FileView:
                 table.setdefault(names[i], []).append(i)
             return {name: tuple(indices) for name, indices in table.items()}
 
-        self.bindings = TablesByKey(by_scope, bindings_of)
-        self.members = TablesByKey(by_container, members_of)
+        # (the groups of the tables not made yet as tuples: lists made by appending hold room for
+        # more, 15 MB of the warm stdlib process's views)
+        self.bindings = TablesByKey({scope: tuple(group) for scope, group in by_scope.items()}, bindings_of)
+        self.members = TablesByKey({owner: tuple(group) for owner, group in by_container.items()}, members_of)
         if type(facts.definitions) is list:
             # facts extracted here: their columns were made for this view alone, and kept by
             # the tables' makers they would double the definitions' memory; made now instead
