@@ -189,19 +189,18 @@ class ValueFlow:
         if found is None:
             view = self.resolver.view(path)
             facts = view.facts
-            refs = facts.references
             kinds = facts.definition_column("kind")
             by_callee: dict[str, list[int]] = {}
             holders: list[int] = []
             holder_names: dict[str, bool] = {}
             for k, (ref_index, _passed) in enumerate(facts.call_arguments):
-                ref = refs[ref_index]
-                by_callee.setdefault(ref.name, []).append(k)
-                if ref.receiver is False:
-                    held = holder_names.get(ref.name)
+                name = facts.reference_name(ref_index)   # (no reference made: a file's every call is read)
+                by_callee.setdefault(name, []).append(k)
+                if facts.reference_receiver(ref_index) is False:
+                    held = holder_names.get(name)
                     if held is None:
-                        held = holder_names[ref.name] = any(kinds[i] in _HOLDER_KINDS or kinds[i] == "parameter"
-                                                            for i in view.named(ref.name))
+                        held = holder_names[name] = any(kinds[i] in _HOLDER_KINDS or kinds[i] == "parameter"
+                                                        for i in view.named(name))
                     if held:
                         holders.append(k)
             found = self.resolver.kept[key] = (by_callee, holders)
