@@ -217,22 +217,34 @@ class FileFacts:
             self._references = list(self.references)
         if type(self.definitions) is not list:
             self.definitions = list(self.definitions)
+        arguments = self._call_arguments
+        if type(arguments) is not list:   # (each call's read once or more: decoded whole, kept)
+            self._call_arguments = _call_arguments_in(arguments) if type(arguments) is bytes else list(arguments)
 
     @references.setter
     def references(self, references: list[Reference]) -> None:
         self._references = references
 
     @property
-    def call_arguments(self) -> list[tuple]:
+    def call_arguments(self) -> "Sequence[tuple]":
         """What each call with arguments passes: ``(callee reference, ((keyword, token, splat),
-        …))``. A stored file's are decoded when first asked for: only value flow and overloads
-        read them, of the few files whose calls they look at, yet they were the largest table a
-        loaded file held (the stdlib after 700 answers: 1.4 M of its 7.7 M objects, all walked
-        by the cyclic collector)."""
+        …))``. A stored file's are read when first asked for (``StoredCallArguments``): only value
+        flow and overloads read them, of the few files whose calls they look at, yet they were the
+        largest table a loaded file held (the stdlib after 700 answers: 1.4 M of its 7.7 M objects,
+        all walked by the cyclic collector; then 39 MB of a long-lived process)."""
         arguments = self._call_arguments
         if type(arguments) is bytes:
-            arguments = self._call_arguments = _call_arguments_in(arguments)
+            arguments = self._call_arguments = _call_arguments_in(arguments) if _CALLS_DECODED_WHOLE \
+                else StoredCallArguments(arguments)
         return arguments
+
+    def call_callees(self) -> Sequence[int]:
+        """The callee reference of each call with arguments, in ``call_arguments``' order (no
+        call's arguments decoded)."""
+        arguments = self.call_arguments
+        if type(arguments) is StoredCallArguments:
+            return arguments.callees
+        return [callee for callee, _passed in arguments]
 
     @call_arguments.setter
     def call_arguments(self, arguments: list[tuple]) -> None:
@@ -346,9 +358,13 @@ def indices_of(column: Sequence, value) -> list[int]:
         return found
 
 
-def _call_arguments_blob(arguments: list[tuple] | bytes) -> bytes:
+def _call_arguments_blob(arguments) -> bytes:
     """The cache's form of a file's call arguments: one blob (kept as it is once read from it)."""
-    return arguments if type(arguments) is bytes else encode(arguments, compress=False)
+    if type(arguments) is bytes:
+        return arguments
+    if type(arguments) is StoredCallArguments:
+        return arguments.blob
+    return encode(arguments, compress=False)
 
 
 def _call_arguments_in(blob: bytes) -> list[tuple]:
@@ -360,6 +376,69 @@ def _call_arguments_in(blob: bytes) -> list[tuple]:
             for call in arguments):
         raise TypeError("call arguments of another shape")
     return list(arguments)
+
+
+# Set in a process that reads the calls of nearly every file, many times over (the graph's build, in
+# its child): each file's are decoded whole and kept there, as reading them call by call cost that
+# build 5 % more CPU (``decode_calls_whole``).
+_CALLS_DECODED_WHOLE = False
+
+
+def decode_calls_whole() -> None:
+    """From now on in this process, a stored file's call arguments are decoded whole when first
+    read and kept (not ``StoredCallArguments``)."""
+    global _CALLS_DECODED_WHOLE
+    _CALLS_DECODED_WHOLE = True
+
+
+class StoredCallArguments(Sequence):
+    """A stored file's call arguments, read from their blob: the callees' reference indexes as an
+    array, each call's arguments held encoded (a few bytes) and decoded when first asked for.
+    Decoded whole, those of the files value flow had looked into were 39 MB of the stdlib's
+    long-lived process (a tuple for each argument and for its token), though value flow reads the
+    calls of one callee at a time; the blob is checked whole when first read, as before, and kept
+    to be written again as it was."""
+
+    __slots__ = ("blob", "callees", "_offsets", "_encoded", "_decoded")
+
+    def __init__(self, blob: bytes):
+        calls = _call_arguments_in(blob)   # (one of another shape raises here, as before)
+        self.blob = blob
+        self.callees = array("i", [callee for callee, _passed in calls])
+        parts = [encode(passed, compress=False) for _callee, passed in calls]
+        offsets = [0]
+        for part in parts:
+            offsets.append(offsets[-1] + len(part))
+        self._offsets = array("q", offsets)
+        self._encoded = b"".join(parts)
+        self._decoded: dict[int, tuple] = {}
+
+    def __len__(self) -> int:
+        return len(self.callees)
+
+    def __getitem__(self, k):
+        if type(k) is slice:
+            return [self[i] for i in range(*k.indices(len(self.callees)))]
+        if k < 0:
+            k += len(self.callees)
+        call = self._decoded.get(k)
+        if call is None:
+            offsets = self._offsets
+            call = self._decoded[k] = (self.callees[k], decode(self._encoded[offsets[k]:offsets[k + 1]],
+                                                               compressed=False))
+        return call
+
+    def __iter__(self):
+        return map(self.__getitem__, range(len(self.callees)))
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, StoredCallArguments)) and len(other) == len(self) and all(
+            a == b for a, b in zip(self, other))
+
+    __hash__ = None
+
+    def __reduce__(self):
+        return StoredCallArguments, (self.blob,)
 
 
 def _row(obj) -> tuple:

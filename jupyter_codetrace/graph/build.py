@@ -29,7 +29,7 @@ from dataclasses import field
 from pathlib import Path
 
 from ..dataclass_code import dataclass
-from ..facts import NODE_KINDS
+from ..facts import NODE_KINDS, decode_calls_whole
 from ..hashing import blake2b
 from ..index.encoding import DecodeError, decode, encode, freeze_long_lived, gc_paused
 from ..languages import spec_of
@@ -554,6 +554,7 @@ class CodeGraph:
                         if pid == 0:
                             status = 1
                             try:
+                                decode_calls_whole()   # (as _built_in_child's)
                                 self._store_parts(resolver, share, redo, current, share_file)
                                 status = 0
                             finally:
@@ -653,6 +654,7 @@ class CodeGraph:
         if pid == 0:   # the child: only this thread runs, and it never returns from here
             status = 1
             try:
+                decode_calls_whole()   # (it reads every file's calls; the memory is given back when it ends)
                 work()
                 status = 0 if not self._snapshot_due else 1
             finally:

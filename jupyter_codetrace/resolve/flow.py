@@ -193,7 +193,7 @@ class ValueFlow:
             by_callee: dict[str, list[int]] = {}
             holders: list[int] = []
             holder_names: dict[str, bool] = {}
-            for k, (ref_index, _passed) in enumerate(facts.call_arguments):
+            for k, ref_index in enumerate(facts.call_callees()):
                 name = facts.reference_name(ref_index)   # (no reference made: a file's every call is read)
                 by_callee.setdefault(name, []).append(k)
                 if facts.reference_receiver(ref_index) is False:

@@ -269,9 +269,11 @@ class TypeInference:
         there, given by keyword, or after a spread)."""
         key = ("arguments", path)
         by_callee = self.kept.get(key)
-        if by_callee is None:
-            by_callee = self.kept[key] = {callee: passed for callee, passed in self.view(path).facts.call_arguments}
-        passed = by_callee.get(call, ())
+        facts = self.view(path).facts
+        if by_callee is None:   # (the calls' places: their arguments are decoded when asked for)
+            by_callee = self.kept[key] = {callee: k for k, callee in enumerate(facts.call_callees())}
+        k = by_callee.get(call)
+        passed = facts.call_arguments[k][1] if k is not None else ()
         if position >= len(passed) or any(splat for _, _, splat in passed[:position + 1]):
             return None
         keyword, token, _ = passed[position]

@@ -19,8 +19,8 @@ import msgpack
 import pytest
 
 from jupyter_codetrace import Project
-from jupyter_codetrace.facts import (Definition, Export, FileFacts, Import, Reference, Scope, StoredDefinitions,
-                                     StoredReferences, reference_blob)
+from jupyter_codetrace.facts import (Definition, Export, FileFacts, Import, Reference, Scope, StoredCallArguments,
+                                     StoredDefinitions, StoredReferences, reference_blob)
 from jupyter_codetrace.facts import _packed as _packed_numbers, _unpacked as _unpacked_numbers
 from jupyter_codetrace.index.encoding import DecodeError, decode, encode
 from jupyter_codetrace.index.extract import extract_file
@@ -45,8 +45,10 @@ def _round_trips(root: Path, cache: Path) -> dict[str, FileFacts]:
             assert loaded is not fresh
             assert loaded == fresh, path
             for name in LIST_FIELDS:
-                if name not in ("references", "definitions"):
+                if name not in ("references", "definitions", "call_arguments"):
                     assert type(getattr(loaded, name)) is list, (path, name)
+            assert list(loaded.call_arguments) == list(fresh.call_arguments)
+            assert list(loaded.call_callees()) == [callee for callee, _passed in fresh.call_arguments]
             # a stored file's definitions: made when asked for, columns read without making them
             if fresh.definitions:
                 assert type(loaded.definitions) is StoredDefinitions
@@ -463,8 +465,17 @@ def test_call_arguments_stay_encoded_until_first_read():
     assert type(again._call_arguments) is bytes
     assert again.to_rows() == facts.to_rows() and type(again._call_arguments) is bytes   # written again as read
     assert pickle.loads(pickle.dumps(again)) == facts
-    assert again.call_arguments == facts.call_arguments and type(again.call_arguments) is list
-    assert again.call_arguments is again.call_arguments   # decoded once
+    assert again.call_arguments == facts.call_arguments and type(again.call_arguments) is StoredCallArguments
+    assert again.call_arguments is again.call_arguments   # read once
+    # each call's arguments held encoded, decoded when first asked for
+    stored = FileFacts.from_rows(decode(encode(facts.to_rows()))).call_arguments
+    assert not stored._decoded and stored[0] == facts.call_arguments[0] and stored[0] is stored[0]
+    assert list(stored._decoded) == [0]
+    assert stored[-1] == facts.call_arguments[-1] and stored[1:] == facts.call_arguments[1:]
+    assert list(again.call_callees()) == [callee for callee, _passed in facts.call_arguments]
+    held = FileFacts.from_rows(decode(encode(facts.to_rows())))
+    held.hold_as_lists()   # (the graph's build reads every call: decoded whole, kept)
+    assert type(held.call_arguments) is list and held.call_arguments == facts.call_arguments
     assert again.to_rows() == facts.to_rows() and again == facts
 
 
@@ -499,4 +510,16 @@ def test_a_file_past_16_bit_offsets_reads_back_whole():
     assert facts.definitions[-1].start_byte > 32767 and facts.references[-1].start_byte > 32767
     again = FileFacts.from_rows(decode(encode(facts.to_rows())))
     assert list(again.definitions) == list(facts.definitions) and list(again.references) == list(facts.references)
+    assert again.to_rows() == facts.to_rows()
+
+
+def test_a_process_reading_every_call_keeps_them_decoded_whole(monkeypatch):
+    """The graph's build (in its child: ``decode_calls_whole``) reads nearly every file's calls,
+    many times over: there a file's call arguments are decoded whole and kept, as a list."""
+    import jupyter_codetrace.facts as facts_module
+
+    facts = _handmade()
+    monkeypatch.setattr(facts_module, "_CALLS_DECODED_WHOLE", True)
+    again = FileFacts.from_rows(decode(encode(facts.to_rows())))
+    assert type(again.call_arguments) is list and again.call_arguments == facts.call_arguments
     assert again.to_rows() == facts.to_rows()
