@@ -21,6 +21,7 @@ import operator
 import sys
 from array import array
 from collections.abc import Sequence
+from itertools import accumulate
 from dataclasses import field, fields
 from typing import NamedTuple, Optional
 
@@ -391,7 +392,36 @@ def decode_calls_whole() -> None:
     _CALLS_DECODED_WHOLE = True
 
 
-class StoredCallArguments(Sequence):
+def _row(obj) -> tuple:
+    return _FIELDS[type(obj)](obj)
+
+
+class _StoredFacts(Sequence):
+    """What ``StoredDefinitions``, ``StoredReferences`` and ``StoredCallArguments`` share: a list
+    of facts made when asked for (``StoredDefinitions`` keeps those it made in ``_made``), equal to
+    the list of them."""
+
+    __slots__ = ()
+
+    def __len__(self) -> int:
+        return len(self._made)
+
+    def __iter__(self):
+        """Every fact, those not made yet made first (an iteration reads them all): then the
+        list's own iterator, not a call per item."""
+        made = self._made
+        for i in [i for i, fact in enumerate(made) if fact is None]:   # (`None in made` would call __eq__)
+            self[i]
+        return iter(made)
+
+    def __eq__(self, other) -> bool:
+        return isinstance(other, (list, type(self))) and len(other) == len(self) and all(
+            a == b for a, b in zip(self, other))
+
+    __hash__ = None
+
+
+class StoredCallArguments(_StoredFacts):
     """A stored file's call arguments, read from their blob: the callees' reference indexes as an
     array, each call's arguments held encoded (a few bytes) and decoded when first asked for.
     Decoded whole, those of the files value flow had looked into were 39 MB of the stdlib's
@@ -406,10 +436,7 @@ class StoredCallArguments(Sequence):
         self.blob = blob
         self.callees = array("i", [callee for callee, _passed in calls])
         parts = [encode(passed, compress=False) for _callee, passed in calls]
-        offsets = [0]
-        for part in parts:
-            offsets.append(offsets[-1] + len(part))
-        self._offsets = array("q", offsets)
+        self._offsets = array("q", accumulate(map(len, parts), initial=0))
         self._encoded = b"".join(parts)
         self._decoded: dict[int, tuple] = {}
 
@@ -431,42 +458,8 @@ class StoredCallArguments(Sequence):
     def __iter__(self):
         return map(self.__getitem__, range(len(self.callees)))
 
-    def __eq__(self, other) -> bool:
-        return isinstance(other, (list, StoredCallArguments)) and len(other) == len(self) and all(
-            a == b for a, b in zip(self, other))
-
-    __hash__ = None
-
     def __reduce__(self):
         return StoredCallArguments, (self.blob,)
-
-
-def _row(obj) -> tuple:
-    return _FIELDS[type(obj)](obj)
-
-
-class _StoredFacts(Sequence):
-    """What ``StoredDefinitions`` and ``StoredReferences`` share: a list of facts made when asked
-    for (``StoredDefinitions`` keeps those it made in ``_made``), equal to the list of them."""
-
-    __slots__ = ()
-
-    def __len__(self) -> int:
-        return len(self._made)
-
-    def __iter__(self):
-        """Every fact, those not made yet made first (an iteration reads them all): then the
-        list's own iterator, not a call per item."""
-        made = self._made
-        for i in [i for i, fact in enumerate(made) if fact is None]:   # (`None in made` would call __eq__)
-            self[i]
-        return iter(made)
-
-    def __eq__(self, other) -> bool:
-        return isinstance(other, (list, type(self))) and len(other) == len(self) and all(
-            a == b for a, b in zip(self, other))
-
-    __hash__ = None
 
 
 class StoredDefinitions(_StoredFacts):
@@ -577,8 +570,8 @@ def _unpacked_columns(columns, numbers: frozenset, count: int, flags: frozenset 
     """The inverse of ``_packed_columns``, each column checked to hold ``count`` items (those at
     ``flags``: a byte each, as bytes)."""
     columns = tuple(_unpacked(column) if i in numbers else column for i, column in enumerate(columns))
-    if any(type(column) is not (bytes if i in flags else tuple) and (type(column) is not array or i in flags)
-           or len(column) != count for i, column in enumerate(columns)):
+    if any(type(column) not in ((bytes,) if i in flags else (tuple, array)) or len(column) != count
+           for i, column in enumerate(columns)):
         raise ValueError("fact columns of unequal lengths")
     return columns
 
@@ -709,7 +702,7 @@ class StoredReferences(_StoredFacts):
     Made references were kept once (resolution asks for some several times): they were the
     largest table of a long-lived process — 62 MB of the stdlib's after 700 questions, a fresh int
     for each line and offset — and making one again costs less than a tenth of resolving it (the
-    same 700 questions took as long; peak RSS 537 → 492 MB). A file whose every reference is read
+    same 700 questions took as long; peak RSS 537 → 484 MB). A file whose every reference is read
     many times over (the graph's build) holds them as a list instead (``hold_as_lists``)."""
 
     __slots__ = ("names", "lines", "columns", "starts", "_usage_codes", "scopes", "containers", "_receiver_codes",
@@ -733,9 +726,7 @@ class StoredReferences(_StoredFacts):
     @property
     def receivers(self) -> tuple:
         """Each reference's receiver token (False: none), in order."""
-        others = self._other_receivers
-        return tuple(False if code == _NO_RECEIVER else ("r", code) if code >= 0 else others[i]
-                     for i, code in enumerate(self._receiver_codes))
+        return tuple(map(self.receiver_of, range(len(self.names))))
 
     @property
     def blob(self) -> bytes:

@@ -188,8 +188,8 @@ class FileView:
                 if type(entries) is not int:
                     placed = sorted((facts.imports[e >> 3].start_byte if e & _IMPORT else starts[e >> 3],
                                      e & _IMPORT, e >> 3, ends[e >> 3] if e & _OWN_VALUE else -1, e) for e in entries)
-                    table[name] = (tuple(p[0] for p in placed), tuple(p[4] for p in placed),
-                                   tuple(p[3] for p in placed))
+                    begins, _imported, _index, finishes, entries = zip(*placed)
+                    table[name] = (begins, entries, finishes)
             return table
 
         def members_of(group: list[int]) -> dict[str, tuple[int, ...]]:
@@ -232,8 +232,10 @@ class FileView:
                 _add_number(by_name, defined, i)
             # a name defined once (most) as its index alone, others as a tuple: lists of one were
             # 18 MB of the warm stdlib process's views
-            self._by_name = by_name = {name: found if type(found) is int else tuple(found)
-                                       for name, found in by_name.items()}
+            for defined, found in by_name.items():
+                if type(found) is not int:
+                    by_name[defined] = tuple(found)
+            self._by_name = by_name
         found = by_name.get(name, ())
         return (found,) if type(found) is int else found
 
